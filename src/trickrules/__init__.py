@@ -1,0 +1,48 @@
+"""trickrules: trick-taking card games played exactly by their rules.
+
+A game is a spec file (TOML) in the rule DSL; :func:`load` compiles it into a
+:class:`Game`, whose ``new_match()`` gives an immutable :class:`State`.
+
+>>> import trickrules
+>>> game = trickrules.load("manille")
+>>> state = game.new_match(seed=7)
+>>> state.phase, state.to_move
+('trump', 0)
+"""
+
+from trickrules.actions import Action
+from trickrules.errors import (
+    FormulaError,
+    IllegalActionError,
+    LogFormatError,
+    LogIntegrityError,
+    SpecError,
+    TrickrulesError,
+)
+from trickrules.eventlog import EventLog, replay
+from trickrules.game import Game, load
+from trickrules.loader import bundled_names, load_spec
+from trickrules.spec import Spec
+from trickrules.state import State
+from trickrules.view import View
+
+__all__ = [
+    "Action",
+    "EventLog",
+    "FormulaError",
+    "Game",
+    "IllegalActionError",
+    "LogFormatError",
+    "LogIntegrityError",
+    "Spec",
+    "SpecError",
+    "State",
+    "TrickrulesError",
+    "View",
+    "bundled_names",
+    "load",
+    "load_spec",
+    "replay",
+]
+
+__version__ = "0.1.0"

@@ -1,0 +1,68 @@
+"""Player actions: small frozen values with a canonical text form.
+
+``str(action)`` gives the text form and :meth:`Action.parse` reads it back;
+``state.apply`` accepts either. The verbs (``docs/actions.md``):
+
+=============  ===========================================================
+``pass``       pass in the auction; decline a declaration or announcement
+``bid NAME``   bid a contract of the ladder (``bid solo``)
+``trump S``    name the trump suit by its code, or ``trump none``
+``call CARD``  call the card whose holder becomes the declarer's partner
+``give CARD``  hand one card face down in an exchange
+``play CARD``  play a card to the trick
+``declare N``  declare a meld (``declare 40``; ``declare 20 O`` names the suit)
+``announce N`` make an announcement before the first lead (``announce vole``)
+=============  ===========================================================
+"""
+
+from __future__ import annotations
+
+from attrs import frozen
+
+from trickrules.errors import IllegalActionError
+
+__all__ = ["VERBS", "Action"]
+
+#: The verbs of the action language, and whether each takes an argument.
+VERBS: dict[str, bool] = {
+    "pass": False,
+    "bid": True,
+    "trump": True,
+    "call": True,
+    "give": True,
+    "play": True,
+    "declare": True,
+    "announce": True,
+}
+
+MAX_ACTION_TEXT = 64
+
+
+@frozen(repr=False)
+class Action:
+    """One player action: a verb and its argument (``""`` for ``pass``)."""
+
+    verb: str
+    arg: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.verb} {self.arg}" if self.arg else self.verb
+
+    def __repr__(self) -> str:
+        return f"Action.parse({str(self)!r})"
+
+    @classmethod
+    def parse(cls, text: str) -> Action:
+        """Read an action from its text form; raise :class:`IllegalActionError` if malformed."""
+        if not isinstance(text, str) or len(text) > MAX_ACTION_TEXT:
+            raise IllegalActionError(f"not an action: {str(text)[:MAX_ACTION_TEXT]!r}")
+        words = text.split()
+        if not words or words[0] not in VERBS:
+            known = ", ".join(VERBS)
+            raise IllegalActionError(f"not an action: {text!r} (the verbs are {known})")
+        verb, rest = words[0], " ".join(words[1:])
+        if VERBS[verb] and not rest:
+            raise IllegalActionError(f"not an action: {text!r} ('{verb}' needs an argument)")
+        if not VERBS[verb] and rest:
+            raise IllegalActionError(f"not an action: {text!r} ('{verb}' takes no argument)")
+        return cls(verb, rest)

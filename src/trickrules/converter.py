@@ -1,0 +1,198 @@
+"""The one cattrs converter of the library, and how it reports errors.
+
+Encoding choices, in one place:
+
+* Unknown keys are rejected (``forbid_extra_keys``): a typo in a spec or a
+  log must not silently change a rule.
+* Primitives are strict: an ``int`` field takes only a TOML/JSON integer
+  (not a bool, a float or a numeric string) within ``MAX_INT``; a ``str``
+  field only a string; a ``bool`` only ``true``/``false``. ``nan`` and
+  ``inf`` are never accepted.
+* Tuples are read from lists; :class:`FrozenMap` from tables/objects with
+  string keys, and written back as plain dicts.
+* A field named ``from_`` is spelled ``from`` on the outside.
+* Event classes are a tagged union (registered by :mod:`trickrules.events`):
+  each carries a fixed ``"type"`` tag string that does not depend on the
+  Python class name.
+
+Validation problems are collected with their key path and turned into one
+message by :func:`describe_error`, e.g. ``deck.suits[2].colour: expected a
+string, found 3``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar, get_args, get_origin
+
+import attrs
+import cattrs
+from cattrs.errors import ClassValidationError, ForbiddenExtraKeysError, IterableValidationError
+from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
+
+from trickrules.frozenmap import FrozenMap
+
+__all__ = ["MAX_INT", "converter", "describe_error", "structure", "unstructure"]
+
+T = TypeVar("T")
+
+#: The largest integer magnitude accepted anywhere in specs and logs
+#: (JSON readers in other languages lose precision above 2**53).
+MAX_INT = 2**53
+
+
+class _WrongValue(ValueError):
+    """A strict primitive hook refused a value; the message says why."""
+
+
+def _show(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _strict_int(value: object, _: type) -> int:
+    if type(value) is not int:
+        raise _WrongValue(f"expected an integer, found {_show(value)}")
+    if abs(value) > MAX_INT:
+        raise _WrongValue(f"integer {_show(value)} is out of range (at most 2**53 in magnitude)")
+    return value
+
+
+def _strict_str(value: object, _: type) -> str:
+    if type(value) is not str:
+        raise _WrongValue(f"expected a string, found {_show(value)}")
+    return value
+
+
+def _strict_bool(value: object, _: type) -> bool:
+    if type(value) is not bool:
+        raise _WrongValue(f"expected true or false, found {_show(value)}")
+    return value
+
+
+def _strict_float(value: object, _: type) -> float:
+    raise _WrongValue(f"floating-point values are not accepted, found {_show(value)}")
+
+
+def _is_frozenmap(tp: Any) -> bool:
+    return get_origin(tp) is FrozenMap or tp is FrozenMap
+
+
+def _make_converter() -> cattrs.Converter:
+    conv = cattrs.Converter(forbid_extra_keys=True, detailed_validation=True)
+    conv.register_structure_hook(int, _strict_int)
+    conv.register_structure_hook(str, _strict_str)
+    conv.register_structure_hook(bool, _strict_bool)
+    conv.register_structure_hook(float, _strict_float)
+
+    def structure_frozenmap(value: object, tp: Any) -> FrozenMap[Any, Any]:
+        if not isinstance(value, dict):
+            raise _WrongValue(f"expected a table, found {_show(value)}")
+        args = get_args(tp)
+        vtype = args[1] if len(args) == 2 else Any
+        out: dict[str, Any] = {}
+        problems: list[Exception] = []
+        for key, item in value.items():
+            if type(key) is not str:
+                problems.append(_WrongValue(f"expected string keys, found {_show(key)}"))
+                continue
+            try:
+                out[key] = item if vtype is Any else conv.structure(item, vtype)
+            except Exception as exc:  # noqa: BLE001 - regrouped below with the key's path
+                exc.__notes__ = [*getattr(exc, "__notes__", []), f"@key {key}"]
+                problems.append(exc)
+        if problems:
+            raise ClassValidationError("mapping", problems, FrozenMap)
+        return FrozenMap(out)
+
+    conv.register_structure_hook_func(_is_frozenmap, structure_frozenmap)
+    conv.register_unstructure_hook_func(
+        _is_frozenmap, lambda m: {k: conv.unstructure(v) for k, v in m.items()}
+    )
+    return conv
+
+
+#: The converter. Use :func:`structure` / :func:`unstructure`, or this object
+#: directly for hooks registered by other modules of the library.
+converter = _make_converter()
+
+
+def register_renames(cls: type, **renames: str) -> None:
+    """Spell the attrs fields of ``cls`` differently outside (``from_="from"``)."""
+    overrides = {name: override(rename=outer) for name, outer in renames.items()}
+    converter.register_structure_hook(
+        cls,
+        make_dict_structure_fn(
+            cls, converter, _cattrs_forbid_extra_keys=True, **overrides  # type: ignore[arg-type]
+        ),
+    )
+    converter.register_unstructure_hook(
+        cls, make_dict_unstructure_fn(cls, converter, **overrides)  # type: ignore[arg-type]
+    )
+
+
+def structure(data: object, cls: type[T]) -> T:
+    """Structure plain data into ``cls`` with the library's converter."""
+    return converter.structure(data, cls)
+
+
+def unstructure(value: object) -> Any:
+    """Turn a library value into plain data (dicts, lists, str, int, bool, None)."""
+    return converter.unstructure(value)
+
+
+def _path_of(notes: list[str], base: str) -> str:
+    path = base
+    for note in notes:
+        note_text = str(note)
+        if note_text.startswith("@key "):
+            path = f"{path}.{note_text[5:]}" if path else note_text[5:]
+    return path
+
+
+def _walk(exc: BaseException, path: str, out: list[str]) -> None:
+    if isinstance(exc, ClassValidationError | IterableValidationError):
+        for sub in exc.exceptions:
+            sub_path = path
+            for note in getattr(sub, "__notes__", []):
+                if isinstance(note, str) and note.startswith("@key "):
+                    continue
+                name = getattr(note, "name", None)
+                index = getattr(note, "index", None)
+                if name is not None:
+                    sub_path = f"{path}.{name}" if path else str(name)
+                elif index is not None:
+                    sub_path = f"{path}[{index}]"
+            sub_path = _path_of([n for n in getattr(sub, "__notes__", []) if isinstance(n, str)], sub_path)
+            _walk(sub, sub_path, out)
+        return
+    where = path or "(top level)"
+    if isinstance(exc, ForbiddenExtraKeysError):
+        keys = ", ".join(repr(k) for k in sorted(exc.extra_fields))
+        out.append(f"{where}: unknown key {keys} (a misspelt key must not silently change a rule)")
+    elif isinstance(exc, KeyError):
+        out.append(f"{where}: required key missing")
+    elif isinstance(exc, _WrongValue):
+        out.append(f"{where}: {exc}")
+    elif isinstance(exc, ValueError):
+        first = exc.args[0] if exc.args else exc
+        out.append(f"{where}: {first}")
+    elif isinstance(exc, TypeError | AttributeError):
+        out.append(f"{where}: wrong kind of value ({exc})")
+    else:
+        out.append(f"{where}: {type(exc).__name__}: {exc}")
+
+
+def describe_error(exc: BaseException, path: str = "") -> list[str]:
+    """Turn a structuring failure into sentences, one per problem, with key paths."""
+    out: list[str] = []
+    _walk(exc, path, out)
+    return out
+
+
+def attrs_fields(cls: type) -> tuple[str, ...]:
+    """The field names of an attrs class, in order (used for documentation checks)."""
+    return tuple(a.name for a in attrs.fields(cls))
+
+
+_Hook = Callable[[Any, Any], Any]

@@ -1,0 +1,60 @@
+"""The library's error types.
+
+Every error the library raises on bad input is a :class:`TrickrulesError` and
+also the matching builtin (``ValueError``), so callers can catch either.
+Messages are sentences that quote the offending value and say where it is.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "FormulaError",
+    "IllegalActionError",
+    "LogFormatError",
+    "LogIntegrityError",
+    "SpecError",
+    "TrickrulesError",
+]
+
+
+class TrickrulesError(Exception):
+    """Base class of every error raised by trickrules."""
+
+
+class SpecError(TrickrulesError, ValueError):
+    """A game spec or variant overlay is malformed, hostile, or inconsistent.
+
+    The message names the file and the key path (``bidding.contracts[2].target``),
+    what was expected and what was found.
+    """
+
+
+class FormulaError(SpecError):
+    """A payout or scoring formula is malformed, uses a forbidden construct,
+    or produced a value out of the allowed range while being evaluated."""
+
+
+class IllegalActionError(TrickrulesError, ValueError):
+    """An action is not legal in the state it was applied to.
+
+    The message names the rule that forbids it. The state is unchanged.
+    """
+
+
+class LogFormatError(TrickrulesError, ValueError):
+    """An event log is not readable: not JSON, the wrong format or version,
+    too large, too deeply nested, or holding values of the wrong type."""
+
+
+class LogIntegrityError(TrickrulesError, ValueError):
+    """An event log reads, but does not replay to the events it records.
+
+    ``seq`` is the sequence number of the first event that does not match,
+    or ``None`` when the log as a whole is wrong (a changed header, or a log
+    that ends before the game does: then ``incomplete`` is true).
+    """
+
+    def __init__(self, message: str, *, seq: int | None = None, incomplete: bool = False):
+        super().__init__(message)
+        self.seq = seq
+        self.incomplete = incomplete

@@ -1,0 +1,378 @@
+"""Event logs: writing, reading (defensively), per-seat redaction and replay.
+
+A log is a header and the events in order. On disk it is JSON Lines: the
+header on the first line, then one event per line, each with its sequence
+number (``seq``, from 0) and its actor (a seat number, or ``"dealer"`` for
+dealing and everything the rules derive). ``docs/log-format.md`` documents
+the format and ``docs/log-schema.json`` is its JSON Schema.
+
+:func:`replay` rebuilds the final state by feeding the logged player actions
+back through the engine, and checks that every other event is exactly what
+the engine derives again; the first difference is reported with its ``seq``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from attrs import evolve, frozen
+
+from trickrules.actions import Action
+from trickrules.errors import IllegalActionError, LogFormatError, LogIntegrityError, SpecError
+from trickrules.events import (
+    ACTION_EVENTS,
+    CardGiven,
+    Dealt,
+    Event,
+    event_from_data,
+    event_to_data,
+)
+from trickrules.rng import RNG_VERSION
+
+if TYPE_CHECKING:
+    from trickrules.game import Game
+    from trickrules.state import State
+
+__all__ = ["FORMAT", "MAX_LOG_BYTES", "VERSION", "EventLog", "LogEntry", "LogHeader", "replay"]
+
+#: The format name every log header carries.
+FORMAT = "trickrules-log"
+#: The format version this library writes and reads.
+VERSION = 1
+#: Larger logs are refused before parsing.
+MAX_LOG_BYTES = 64 * 1024 * 1024
+MAX_EVENTS = 1_000_000
+_MAX_JSON_INT = 2**53
+HIDDEN = "?"
+
+
+@frozen
+class LogHeader:
+    """Who and what a log is about: game, spec fingerprint, options, seed, stacking."""
+
+    game: str
+    fingerprint: str
+    options: tuple[tuple[str, str], ...]
+    seed: int | None
+    dealer: int
+    hands: tuple[tuple[str, ...], ...] = ()
+    turned: str = ""
+    seat: int | None = None
+    rng: int = RNG_VERSION
+    format: str = FORMAT
+    version: int = VERSION
+
+
+@frozen
+class LogEntry:
+    """One event with its sequence number and actor (a seat, or ``"dealer"``)."""
+
+    seq: int
+    actor: int | str
+    event: Event
+
+
+def _reject_constant(name: str) -> Any:
+    raise LogFormatError(f"the log holds {name}, which is not a JSON number")
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise LogFormatError(f"the log repeats the key {key!r} in one object")
+        out[key] = value
+    return out
+
+
+def _int(text: str) -> int:
+    if len(text) > 20:
+        raise LogFormatError(f"integer {text[:20]}... is out of range (at most 2**53)")
+    value = int(text)
+    if abs(value) > _MAX_JSON_INT:
+        raise LogFormatError(f"integer {text} is out of range (at most 2**53)")
+    return value
+
+
+def _float(text: str) -> Any:
+    raise LogFormatError(f"the log holds a fractional number {text[:20]}; logs hold integers only")
+
+
+def _loads(text: str, where: str) -> Any:
+    try:
+        return json.loads(text, object_pairs_hook=_pairs, parse_constant=_reject_constant,
+                          parse_int=_int, parse_float=_float)
+    except LogFormatError as exc:
+        raise LogFormatError(f"{where}: {exc}") from None
+    except RecursionError:
+        raise LogFormatError(f"{where}: nested too deeply") from None
+    except ValueError as exc:
+        raise LogFormatError(f"{where}: not valid JSON ({exc})") from None
+
+
+def _header_from(data: Any) -> LogHeader:
+    if not isinstance(data, dict):
+        raise LogFormatError("line 1: the header must be a JSON object")
+    if data.get("format") != FORMAT:
+        raise LogFormatError(f"line 1: not a trickrules log (format is {data.get('format')!r}, expected {FORMAT!r})")
+    if data.get("version") != VERSION:
+        raise LogFormatError(f"line 1: log format version {data.get('version')!r} is not supported (this library reads {VERSION})")
+    from trickrules.converter import converter, describe_error
+
+    body = dict(data)
+    options = body.get("options")
+    if isinstance(options, dict):
+        body["options"] = [[k, v] for k, v in options.items()]
+    try:
+        header: LogHeader = converter.structure(body, LogHeader)
+    except Exception as exc:  # noqa: BLE001 - reported with its paths
+        raise LogFormatError(f"line 1: malformed header: {'; '.join(describe_error(exc))}") from None
+    return header
+
+
+def _entry_from(data: Any, line: int) -> LogEntry:
+    if not isinstance(data, dict):
+        raise LogFormatError(f"line {line}: an event must be a JSON object")
+    seq = data.get("seq")
+    actor = data.get("actor")
+    if type(seq) is not int:
+        raise LogFormatError(f"line {line}: 'seq' must be an integer")
+    if not (type(actor) is int or actor == "dealer"):
+        raise LogFormatError(f"line {line}: 'actor' must be a seat number or \"dealer\"")
+    body = {k: v for k, v in data.items() if k not in ("seq", "actor")}
+    try:
+        event = event_from_data(body)
+    except LogFormatError as exc:
+        raise LogFormatError(f"line {line}: {exc}") from None
+    return LogEntry(seq, actor, event)
+
+
+@frozen
+class EventLog:
+    """A header and the events of a match (or of one seat's view of it)."""
+
+    header: LogHeader
+    entries: tuple[LogEntry, ...]
+
+    @classmethod
+    def from_state(cls, state: State) -> EventLog:
+        """The log of everything that led to ``state``."""
+        game = state.game
+        m = state.match
+        header = LogHeader(
+            game=game.name,
+            fingerprint=game.fingerprint,
+            options=tuple(sorted(game.options.items())),
+            seed=m.seed,
+            dealer=m.first_dealer,
+            hands=m.stacked,
+            turned=_stacked_turned(state),
+        )
+        entries = tuple(LogEntry(n, actor if isinstance(actor, int) else "dealer", ev)  # type: ignore[arg-type]
+                        for n, (actor, ev) in enumerate(state.entries()))
+        return cls(header, entries)
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """The events alone, in order."""
+        return tuple(e.event for e in self.entries)
+
+    def header_data(self) -> dict[str, Any]:
+        """The header as JSON-ready data."""
+        h = self.header
+        data: dict[str, Any] = {
+            "format": h.format, "version": h.version, "game": h.game, "fingerprint": h.fingerprint,
+            "options": dict(h.options), "seed": h.seed, "dealer": h.dealer,
+            "hands": [list(x) for x in h.hands], "turned": h.turned, "rng": h.rng,
+        }
+        if h.seat is not None:
+            data["seat"] = h.seat
+        return data
+
+    def entry_data(self, entry: LogEntry) -> dict[str, Any]:
+        """One entry as JSON-ready data."""
+        data: dict[str, Any] = {"seq": entry.seq, "actor": entry.actor}
+        data.update(event_to_data(entry.event))
+        return data
+
+    def to_jsonl(self) -> str:
+        """The log as JSON Lines: the header, then one event per line."""
+        dump = json.dumps
+        lines = [dump(self.header_data(), separators=(",", ":"))]
+        lines.extend(dump(self.entry_data(e), separators=(",", ":")) for e in self.entries)
+        return "\n".join(lines) + "\n"
+
+    def to_json(self) -> str:
+        """The log as JSON Lines text (the on-disk format; see :meth:`to_jsonl`)."""
+        return self.to_jsonl()
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> EventLog:
+        """Read a log from JSON Lines text; :class:`LogFormatError` if it is not one."""
+        if isinstance(text, bytes):
+            if len(text) > MAX_LOG_BYTES:
+                raise LogFormatError(f"the log is {len(text)} bytes; at most {MAX_LOG_BYTES} are read")
+            try:
+                text = text.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise LogFormatError(f"the log is not valid UTF-8 (byte {exc.start})") from None
+        if not isinstance(text, str):
+            raise LogFormatError("a log must be text")
+        if len(text) > MAX_LOG_BYTES:
+            raise LogFormatError(f"the log is {len(text)} characters; at most {MAX_LOG_BYTES} are read")
+        lines = [line for line in text.split("\n") if line.strip()]
+        if not lines:
+            raise LogFormatError("the log is empty")
+        if len(lines) > MAX_EVENTS + 1:
+            raise LogFormatError(f"the log has more than {MAX_EVENTS} events")
+        header = _header_from(_loads(lines[0], "line 1"))
+        entries = tuple(_entry_from(_loads(line, f"line {n + 2}"), n + 2) for n, line in enumerate(lines[1:]))
+        return cls(header, entries)
+
+    def save(self, path: str) -> None:
+        """Write the log to ``path`` as JSON Lines."""
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(self.to_jsonl())
+
+    @classmethod
+    def load(cls, path: str) -> EventLog:
+        """Read a log from a JSON Lines file."""
+        try:
+            with open(path, "rb") as fh:
+                data = fh.read(MAX_LOG_BYTES + 1)
+        except OSError as exc:
+            raise LogFormatError(f"{path}: cannot be read ({exc.strerror})") from None
+        return cls.from_json(data)
+
+    def for_seat(self, seat: int) -> EventLog:
+        """The log as ``seat`` may see it: other hands, others' exchanged cards and
+        the seed are replaced by ``"?"`` or left out."""
+        entries = []
+        for e in self.entries:
+            ev = e.event
+            if isinstance(ev, Dealt):
+                ev = evolve(ev, hands=tuple(h if s == seat else (HIDDEN,) * len(h) for s, h in enumerate(ev.hands)))
+            elif isinstance(ev, CardGiven) and seat not in (ev.seat, ev.to):
+                ev = evolve(ev, card=HIDDEN)
+            entries.append(evolve(e, event=ev))
+        hands = tuple(h if s == seat else (HIDDEN,) * len(h) for s, h in enumerate(self.header.hands))
+        header = evolve(self.header, seed=None, hands=hands, seat=seat)
+        return EventLog(header, tuple(entries))
+
+
+def _stacked_turned(state: State) -> str:
+    if not state.match.stacked:
+        return ""
+    for _, ev in state.entries():
+        if isinstance(ev, Dealt):
+            return ev.turned
+    return ""
+
+
+def action_of(game: Game, event: Event) -> Action:
+    """The player action that an action event records."""
+    tag = event.TAG
+    if tag == "pass":
+        return Action("pass")
+    if tag == "bid":
+        return Action("bid", event.contract)  # type: ignore[union-attr]
+    if tag == "trump":
+        return Action("trump", event.suit)  # type: ignore[union-attr]
+    if tag in ("call", "give", "play"):
+        return Action(tag, event.card)  # type: ignore[union-attr]
+    if tag == "announce":
+        return Action("announce", event.name)  # type: ignore[union-attr]
+    if tag == "declare":
+        decl = next((d for d in game.rules.declarations if d.name == event.name), None)  # type: ignore[union-attr]
+        if decl is not None and decl.suit == "trump":
+            return Action("declare", event.name)  # type: ignore[union-attr]
+        return Action("declare", f"{event.name} {event.suit}")  # type: ignore[union-attr]
+    raise LogIntegrityError(f"{tag!r} is not a player action")
+
+
+def replay(log: EventLog | str | bytes, game: Game | None = None, *, partial: bool = False) -> State:
+    """Rebuild the final state of a log, checking every derived event.
+
+    ``game`` defaults to the bundled game the header names, with its options.
+    A log that stops before the match is over is an error unless
+    ``partial``. Raises :class:`LogIntegrityError` (with ``seq``) on the first
+    event that does not match, or :class:`LogFormatError` if the log cannot
+    be read.
+    """
+    from trickrules.game import load
+
+    if not isinstance(log, EventLog):
+        log = EventLog.from_json(log)
+    h = log.header
+    if h.seat is not None:
+        raise LogIntegrityError(f"this is seat {h.seat}'s view of a log; only a full log can be replayed")
+    if h.seed is None:
+        raise LogIntegrityError("header: the seed is missing")
+    if h.rng != RNG_VERSION:
+        raise LogIntegrityError(f"header: random-number version {h.rng} is not this library's ({RNG_VERSION})")
+    if game is None:
+        try:
+            game = load(h.game, dict(h.options))
+        except SpecError as exc:
+            raise LogIntegrityError(f"header: cannot load the game it names: {exc}") from None
+    if game.fingerprint != h.fingerprint:
+        raise LogIntegrityError(
+            f"header: the spec fingerprint {h.fingerprint!r} does not match {game.name!r} "
+            f"with these options ({game.fingerprint!r}); the header or the rules were changed"
+        )
+    try:
+        state = game.new_match(seed=h.seed, dealer=h.dealer, hands=h.hands or None, turned=h.turned or None)
+    except ValueError as exc:
+        raise LogIntegrityError(f"header: {exc}") from None
+    entries = log.entries
+    total = len(entries)
+    for n, e in enumerate(entries):
+        if e.seq != n:
+            raise LogIntegrityError(f"event {n}: sequence number {e.seq} where {n} was expected", seq=n)
+    i = _match_derived(state.last, entries, 0)
+    while i < total:
+        e = entries[i]
+        if e.event.TAG not in ACTION_EVENTS or not isinstance(e.actor, int):
+            raise LogIntegrityError(f"event {i}: {e.event.TAG!r} by {e.actor!r} where a player's action was expected", seq=i)
+        if state.is_terminal:
+            raise LogIntegrityError(f"event {i}: the match was already over", seq=i)
+        if e.actor != state.to_move:
+            raise LogIntegrityError(f"event {i}: seat {e.actor} acted, but it was seat {state.to_move}'s turn", seq=i)
+        try:
+            action = action_of(game, e.event)
+            state = state.apply(action)
+        except IllegalActionError as exc:
+            raise LogIntegrityError(f"event {i}: {exc}", seq=i) from None
+        i = _match_derived(state.last, entries, i)
+    if not partial and not state.is_terminal:
+        raise LogIntegrityError(f"incomplete: the log ends after event {total - 1} but the match is not over",
+                                seq=total, incomplete=True)
+    return state
+
+
+def _match_derived(produced: tuple[tuple[object, Event], ...], entries: tuple[LogEntry, ...], start: int) -> int:
+    total = len(entries)
+    for k, (actor, event) in enumerate(produced):
+        i = start + k
+        if i >= total:
+            raise LogIntegrityError(f"incomplete: the log ends at event {total - 1}, inside a step", seq=total,
+                                    incomplete=True)
+        got = entries[i]
+        want_actor = actor if isinstance(actor, int) else "dealer"
+        if got.actor != want_actor or got.event != event:
+            raise LogIntegrityError(
+                f"event {i}: the log says {got.actor!r} {_short(got.event)}, but the rules give "
+                f"{want_actor!r} {_short(event)}", seq=i)
+    return start + len(produced)
+
+
+def _short(event: Event) -> str:
+    text = json.dumps(event_to_data(event), separators=(",", ":"))
+    return text if len(text) <= 160 else text[:157] + "..."
+
+
+def options_of(log: EventLog) -> Mapping[str, str]:
+    """The options a log was played with."""
+    return dict(log.header.options)

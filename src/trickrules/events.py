@@ -1,0 +1,281 @@
+"""Events: what happened, as frozen values that round-trip through JSON.
+
+Each event class has a fixed tag (``TAG``) written as ``"type"`` in JSON;
+tags never change when a class is renamed, so old logs stay readable. Cards
+are written as card codes, seats as integers, the pot as ``-1`` in payments.
+
+Events fall in two groups. *Action events* record a player's decision (the
+actor is that seat) and are what replay feeds back into the engine; *derived
+events* (actor ``"dealer"``) follow from the rules and the seed, and replay
+checks that the engine produces exactly them again.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from attrs import frozen
+
+from trickrules.converter import converter
+from trickrules.errors import LogFormatError
+
+__all__ = [
+    "ACTION_EVENTS",
+    "EVENT_TYPES",
+    "POT",
+    "Announced",
+    "AuctionWon",
+    "Awarded",
+    "BidMade",
+    "CardCalled",
+    "CardGiven",
+    "CardPlayed",
+    "Dealt",
+    "DealScored",
+    "Declared",
+    "Event",
+    "ExchangeDone",
+    "MatchEnded",
+    "Misdealt",
+    "PartnerRevealed",
+    "Passed",
+    "Paid",
+    "Redeal",
+    "TrickWon",
+    "TrumpNamed",
+    "event_from_data",
+    "event_to_data",
+]
+
+#: The seat number that stands for the pot in payments.
+POT = -1
+
+
+@frozen
+class Dealt:
+    """A deal was dealt: every seat's hand, and the turned card if any."""
+
+    TAG: ClassVar[str] = "dealt"
+    deal: int
+    dealer: int
+    hands: tuple[tuple[str, ...], ...]
+    turned: str = ""
+
+
+@frozen
+class Misdealt:
+    """A deal had the wrong number of cards; the same dealer deals again."""
+
+    TAG: ClassVar[str] = "misdealt"
+    deal: int
+    dealer: int
+    reason: str
+
+
+@frozen
+class Redeal:
+    """Everyone passed and the rules say to deal again."""
+
+    TAG: ClassVar[str] = "redeal"
+    deal: int
+    dealer: int
+
+
+@frozen
+class Passed:
+    """A seat passed (in the auction, or declining a declaration or announcement)."""
+
+    TAG: ClassVar[str] = "pass"
+    seat: int
+
+
+@frozen
+class BidMade:
+    """A seat bid a contract."""
+
+    TAG: ClassVar[str] = "bid"
+    seat: int
+    contract: str
+
+
+@frozen
+class AuctionWon:
+    """The auction is over: ``seat`` is the declarer of ``contract``."""
+
+    TAG: ClassVar[str] = "auction_won"
+    seat: int
+    contract: str
+    forced: bool = False
+
+
+@frozen
+class TrumpNamed:
+    """Trumps were named (``suit`` is a suit code or ``none``)."""
+
+    TAG: ClassVar[str] = "trump"
+    seat: int
+    suit: str
+
+
+@frozen
+class CardCalled:
+    """The declarer called a card; its holder is the partner (not said here)."""
+
+    TAG: ClassVar[str] = "call"
+    seat: int
+    card: str
+
+
+@frozen
+class CardGiven:
+    """A card handed face down in an exchange (private to the two seats)."""
+
+    TAG: ClassVar[str] = "give"
+    seat: int
+    to: int
+    card: str
+
+
+@frozen
+class ExchangeDone:
+    """The exchange is complete: each side's given cards changed hands."""
+
+    TAG: ClassVar[str] = "exchange_done"
+    seats: tuple[int, ...]
+    count: int
+
+
+@frozen
+class Announced:
+    """The declarer made an announcement (``vole``)."""
+
+    TAG: ClassVar[str] = "announce"
+    seat: int
+    name: str
+
+
+@frozen
+class CardPlayed:
+    """A card was played to the trick. ``revoke`` names a broken obligation
+    (only when the rules accept revokes and penalise them later)."""
+
+    TAG: ClassVar[str] = "play"
+    seat: int
+    card: str
+    revoke: str = ""
+
+
+@frozen
+class PartnerRevealed:
+    """The called card was played: its holder is now known to everyone."""
+
+    TAG: ClassVar[str] = "partner_revealed"
+    seat: int
+    card: str
+
+
+@frozen
+class TrickWon:
+    """A trick was completed and won."""
+
+    TAG: ClassVar[str] = "trick"
+    seat: int
+    number: int
+    cards: tuple[str, ...]
+
+
+@frozen
+class Declared:
+    """A meld was declared, visible to all."""
+
+    TAG: ClassVar[str] = "declare"
+    seat: int
+    name: str
+    suit: str
+    points: int
+
+
+@frozen
+class Paid:
+    """Chips moved from ``payer`` to ``payee`` (``-1`` is the pot)."""
+
+    TAG: ClassVar[str] = "paid"
+    payer: int
+    payee: int
+    amount: int
+    reason: str
+
+
+@frozen
+class Awarded:
+    """Points were added to the scores of ``seats``."""
+
+    TAG: ClassVar[str] = "awarded"
+    seats: tuple[int, ...]
+    points: int
+    reason: str
+
+
+@frozen
+class DealScored:
+    """A deal was scored: its outcome and the totals after it."""
+
+    TAG: ClassVar[str] = "deal_scored"
+    deal: int
+    outcome: str
+    scoreboard: tuple[int, ...]
+    pot: int
+
+
+@frozen
+class MatchEnded:
+    """The match is over: final scores and the winning seats."""
+
+    TAG: ClassVar[str] = "match_ended"
+    scoreboard: tuple[int, ...]
+    winners: tuple[int, ...]
+
+
+Event = (
+    Dealt | Misdealt | Redeal | Passed | BidMade | AuctionWon | TrumpNamed | CardCalled | CardGiven
+    | ExchangeDone | Announced | CardPlayed | PartnerRevealed | TrickWon | Declared | Paid | Awarded
+    | DealScored | MatchEnded
+)
+
+#: Every event class by its tag.
+EVENT_TYPES: dict[str, type[Any]] = {
+    cls.TAG: cls
+    for cls in (
+        Dealt, Misdealt, Redeal, Passed, BidMade, AuctionWon, TrumpNamed, CardCalled, CardGiven,
+        ExchangeDone, Announced, CardPlayed, PartnerRevealed, TrickWon, Declared, Paid, Awarded,
+        DealScored, MatchEnded,
+    )
+}
+
+#: The tags of events that record a player's decision.
+ACTION_EVENTS = frozenset({"pass", "bid", "trump", "call", "give", "announce", "play", "declare"})
+
+
+def event_to_data(event: Event) -> dict[str, Any]:
+    """An event as a JSON-ready dict with its ``"type"`` tag first."""
+    data: dict[str, Any] = {"type": event.TAG}
+    data.update(converter.unstructure(event))
+    return data
+
+
+def event_from_data(data: object) -> Event:
+    """Read an event from a JSON-ready dict; :class:`LogFormatError` if malformed."""
+    if not isinstance(data, dict):
+        raise LogFormatError(f"an event must be a JSON object, found {type(data).__name__}")
+    tag = data.get("type")
+    cls = EVENT_TYPES.get(tag) if isinstance(tag, str) else None
+    if cls is None:
+        raise LogFormatError(f"unknown event type {tag!r}")
+    body = {k: v for k, v in data.items() if k != "type"}
+    try:
+        event: Event = converter.structure(body, cls)
+    except Exception as exc:  # noqa: BLE001 - reported with its paths
+        from trickrules.converter import describe_error
+
+        raise LogFormatError(f"malformed {tag!r} event: {'; '.join(describe_error(exc))}") from None
+    return event

@@ -1,0 +1,50 @@
+"""An immutable, hashable mapping for spec and state values."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Generic, TypeVar
+
+__all__ = ["FrozenMap"]
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class FrozenMap(Mapping[K, V], Generic[K, V]):
+    """A read-only mapping that keeps insertion order and can be hashed.
+
+    Spec sections such as card points (``{"A": 11, "3": 10}``) are mappings in
+    the TOML file; inside a frozen spec they must not be mutable, and they must
+    hash so that specs and states can be compared and cached.
+    """
+
+    __slots__ = ("_data", "_hash")
+
+    def __init__(self, items: Mapping[K, V] | Iterable[tuple[K, V]] = ()) -> None:
+        self._data: dict[K, V] = dict(items)
+        self._hash: int | None = None
+
+    def __getitem__(self, key: K) -> V:
+        return self._data[key]
+
+    def __iter__(self) -> Iterator[K]:
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            self._hash = hash(tuple(self._data.items()))
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, FrozenMap):
+            return self._data == other._data
+        if isinstance(other, Mapping):
+            return self._data == dict(other)
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return f"FrozenMap({self._data!r})"

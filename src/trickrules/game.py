@@ -1,0 +1,119 @@
+"""A compiled game: a spec with its card tables, rules and prebuilt actions.
+
+:func:`trickrules.load` returns a :class:`Game`; ``game.new_match()`` starts
+a match (:class:`~trickrules.state.State`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from trickrules.actions import Action
+from trickrules.cards import NO_TRUMP, CardTable, TrumpTable, compile_cards
+from trickrules.errors import SpecError
+from trickrules.loader import fingerprint, load_spec
+from trickrules.rules import Rules, compile_rules
+from trickrules.spec import Spec
+
+if TYPE_CHECKING:
+    from trickrules.state import State
+
+__all__ = ["Game", "load"]
+
+
+class Game:
+    """A game compiled from a spec (and its chosen options).
+
+    Attributes are read-only tables for the engine; the public ones are
+    ``spec``, ``name``, ``fingerprint``, ``options`` and ``cards``.
+    """
+
+    __slots__ = (
+        "_actions",
+        "cards",
+        "fingerprint",
+        "name",
+        "options",
+        "play_actions",
+        "privileged",
+        "rules",
+        "source",
+        "spec",
+        "suit_masks",
+        "tables",
+        "team_of",
+        "trump_masks",
+    )
+
+    def __init__(self, spec: Spec, source: str = "") -> None:
+        where = source or spec.name
+        self.spec = spec
+        self.source = source
+        self.name = spec.name
+        self.options: dict[str, str] = dict(spec.chosen)
+        self.fingerprint = fingerprint(spec)
+        self.cards: CardTable = compile_cards(spec, where)
+        self.rules: Rules = compile_rules(spec, self.cards, where)
+        self.tables: dict[int, TrumpTable] = {t.trump: t for t in self.cards.trumps}
+        nsuits = len(self.cards.suit_codes)
+        self.suit_masks: dict[int, tuple[int, ...]] = {}
+        self.trump_masks: dict[int, int] = {}
+        for key, table in self.tables.items():
+            masks = [0] * nsuits
+            for card, suit in enumerate(table.eff_suit):
+                masks[suit] |= 1 << card
+            self.suit_masks[key] = tuple(masks)
+            self.trump_masks[key] = 0 if key == NO_TRUMP else masks[key]
+        self.privileged: dict[int, int] = dict(self.rules.privileged_mask_by_trump)
+        team_of = list(range(self.rules.players))
+        for n, team in enumerate(self.rules.teams):
+            for seat in team:
+                team_of[seat] = n
+        self.team_of: tuple[int, ...] = tuple(team_of)
+        self.play_actions: tuple[Action, ...] = tuple(Action("play", c) for c in self.cards.codes)
+        self._actions: dict[str, Action] = {str(a): a for a in self.play_actions}
+        self._actions["pass"] = Action("pass")
+
+    def __repr__(self) -> str:
+        chosen = ", ".join(f"{k}={v}" for k, v in self.options.items() if v != self.spec.options[k].default)
+        return f"<Game {self.name!r}{' ' + chosen if chosen else ''} {self.fingerprint}>"
+
+    def action(self, text: str) -> Action:
+        """The action with this text form, shared where possible (cheap to compare)."""
+        found = self._actions.get(text)
+        return found if found is not None else Action.parse(text)
+
+    def new_match(
+        self,
+        seed: int = 0,
+        dealer: int = 0,
+        hands: Sequence[Sequence[str]] | None = None,
+        turned: str | None = None,
+    ) -> State:
+        """Start a match: the first deal is dealt from ``seed``, or stacked from ``hands``.
+
+        ``hands`` gives card codes per seat for the first deal; later deals come
+        from the seed. Where the trump is a turned card, the last card of the
+        dealer's list is the one turned unless ``turned`` names it.
+        """
+        from trickrules.state import new_match
+
+        return new_match(self, seed=seed, dealer=dealer, hands=hands, turned=turned)
+
+
+def load(name_or_path: str | Path, options: Mapping[str, object] | None = None) -> Game:
+    """Load and compile a game: a bundled name (``"quadrille"``) or a spec/overlay path.
+
+    ``options`` picks house-rule options, e.g. ``{"forced_spadille": "off"}``.
+    Raises :class:`~trickrules.errors.SpecError` on any problem in the spec.
+    """
+    spec = load_spec(name_or_path, options)
+    source = str(name_or_path)
+    try:
+        return Game(spec, source if Path(source).suffix == ".toml" else f"specs/{spec.name}.toml")
+    except SpecError:
+        raise
+    except (ValueError, TypeError, KeyError, IndexError) as exc:  # a gap in the checks above
+        raise SpecError(f"{source}: the spec is inconsistent ({exc}).") from None

@@ -1,0 +1,300 @@
+"""Reading spec and overlay files: TOML to a complete, checked :class:`Spec`.
+
+The steps, each failing with a :class:`SpecError` that names the file and key
+path:
+
+1. find the file (a bundled game name, or a path);
+2. read it within size limits, as strict UTF-8, as TOML (``tomllib`` rejects
+   duplicate keys); reject floats, deep nesting and oversized documents;
+3. if it ``extends`` another spec, load that one and merge this one over it
+   (tables merge key by key; arrays of named tables merge by ``name``/``rule``;
+   other arrays are replaced);
+4. apply the chosen house-rule options (each choice is a patch merged the same
+   way);
+5. structure the result into frozen classes with the one converter.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from trickrules.converter import describe_error, structure, unstructure
+from trickrules.errors import SpecError
+from trickrules.spec import Spec
+
+__all__ = [
+    "MAX_SPEC_BYTES",
+    "bundled_names",
+    "bundled_path",
+    "fingerprint",
+    "load_spec",
+    "read_raw",
+]
+
+#: Larger spec files are refused before parsing.
+MAX_SPEC_BYTES = 256 * 1024
+#: Tables and arrays nested deeper than this are refused.
+MAX_DEPTH = 12
+#: At most this many values (scalars, tables, arrays) in one file.
+MAX_NODES = 50_000
+#: How many ``extends`` links may be followed.
+MAX_EXTENDS = 4
+
+_OVERLAY_KEYS = ("extends", "choose")
+_MERGE_KEYS = ("name", "rule")
+
+
+def _specs_dir() -> Path:
+    here = Path(__file__).resolve().parent
+    installed = here / "_specs"
+    if installed.is_dir():
+        return installed
+    return here.parent.parent / "specs"
+
+
+def bundled_names() -> tuple[str, ...]:
+    """The names of the bundled specs and overlays (``quadrille``, ``manille``, ...)."""
+    return tuple(sorted(p.stem for p in _specs_dir().glob("*.toml")))
+
+
+def bundled_path(name: str) -> Path:
+    """The file of a bundled spec, by name."""
+    if name not in bundled_names():
+        known = ", ".join(bundled_names())
+        raise SpecError(f"{name!r} is neither a bundled game ({known}) nor a spec file that exists.")
+    return _specs_dir() / f"{name}.toml"
+
+
+def _resolve(name_or_path: str | Path, relative_to: Path | None = None) -> Path:
+    text = str(name_or_path)
+    if isinstance(name_or_path, str) and text in bundled_names():
+        return _specs_dir() / f"{text}.toml"
+    path = Path(text)
+    if relative_to is not None and not path.is_absolute():
+        candidate = relative_to.parent / path
+        if candidate.is_file():
+            return candidate
+    if path.is_file():
+        return path
+    return bundled_path(text)
+
+
+def _check_tree(value: object, where: str, path: str, depth: int, counter: list[int]) -> None:
+    counter[0] += 1
+    if counter[0] > MAX_NODES:
+        raise SpecError(f"{where}: the document holds more than {MAX_NODES} values.")
+    if depth > MAX_DEPTH:
+        raise SpecError(f"{where}: {path or '(top level)'}: nested more than {MAX_DEPTH} levels deep.")
+    if isinstance(value, float):
+        raise SpecError(
+            f"{where}: {path}: floating-point value {value!r} is not accepted "
+            "(use integers, or a formula such as \"3/2\" for exact fractions)."
+        )
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 2**53:
+        raise SpecError(f"{where}: {path}: integer out of range (at most 2**53 in magnitude).")
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _check_tree(item, where, f"{path}.{key}" if path else key, depth + 1, counter)
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            _check_tree(item, where, f"{path}[{index}]", depth + 1, counter)
+    elif not isinstance(value, str | int | bool):
+        raise SpecError(f"{where}: {path}: dates and times are not part of the DSL, found {value!r}.")
+
+
+def read_raw(path: Path) -> dict[str, Any]:
+    """Read one TOML file within the limits, as plain data (no ``extends`` handling)."""
+    where = str(path)
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise SpecError(f"{where}: cannot be read ({exc.strerror}).") from None
+    if size > MAX_SPEC_BYTES:
+        raise SpecError(f"{where}: the file is {size} bytes; specs are limited to {MAX_SPEC_BYTES}.")
+    try:
+        data = path.read_bytes()[: MAX_SPEC_BYTES + 1]
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise SpecError(f"{where}: not valid UTF-8 at byte {exc.start}.") from None
+    except OSError as exc:
+        raise SpecError(f"{where}: cannot be read ({exc.strerror}).") from None
+    return parse_raw(text, where)
+
+
+def parse_raw(text: str, where: str) -> dict[str, Any]:
+    """Parse TOML text within the limits, as plain data."""
+    if len(text) > MAX_SPEC_BYTES:
+        raise SpecError(f"{where}: the text is longer than {MAX_SPEC_BYTES} characters.")
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise SpecError(f"{where}: not valid TOML: {exc}.") from None
+    except RecursionError:
+        raise SpecError(f"{where}: nested too deeply to read.") from None
+    _check_tree(raw, where, "", 0, [0])
+    return raw
+
+
+def _merge_key(items: list[Any]) -> str | None:
+    if not items or not all(isinstance(i, dict) for i in items):
+        return None
+    for key in _MERGE_KEYS:
+        if all(key in i for i in items):
+            return key
+    return None
+
+
+def merge(base: Any, patch: Any) -> Any:
+    """Merge ``patch`` over ``base`` (both plain data) and return the result.
+
+    Tables merge key by key. An array of tables that all carry a ``name``
+    (or ``rule``) merges element by element on that key: an element with
+    ``remove = true`` is dropped, a new key is appended (or inserted where
+    ``before = "<key>"`` says) — unless the patch
+    names every element of the base, in which case the patch's order is the
+    result's order. Anything else in the patch replaces what the base had.
+    """
+    if isinstance(base, dict) and isinstance(patch, dict):
+        out = dict(base)
+        for key, value in patch.items():
+            out[key] = merge(base[key], value) if key in base else copy.deepcopy(value)
+        return out
+    if isinstance(base, list) and isinstance(patch, list):
+        key = _merge_key(base)
+        if key is not None and _merge_key(patch) == key:
+            result = [dict(i) for i in base]
+            positions = {item[key]: n for n, item in enumerate(result)}
+            dropped: set[int] = set()
+            for item in patch:
+                body = {k: v for k, v in item.items() if k != "remove"}
+                if item[key] in positions:
+                    n = positions[item[key]]
+                    if item.get("remove") is True:
+                        dropped.add(n)
+                    else:
+                        result[n] = merge(result[n], body)
+                elif item.get("remove") is not True:
+                    before = body.pop("before", None)
+                    at = len(result)
+                    if isinstance(before, str) and before in positions:
+                        at = positions[before]
+                    result.insert(at, copy.deepcopy(body))
+                    positions = {x[key]: n for n, x in enumerate(result)}
+                    dropped = {positions[x[key]] for x in patch if x.get("remove") is True and x[key] in positions}
+            kept = [item for n, item in enumerate(result) if n not in dropped]
+            named = [item[key] for item in patch]
+            if all(item[key] in named for item in base):
+                # The patch names every element: it also gives the order.
+                kept.sort(key=lambda item: named.index(item[key]) if item[key] in named else len(named))
+            return kept
+    return copy.deepcopy(patch)
+
+
+def _load_tree(path: Path, chain: tuple[Path, ...]) -> tuple[dict[str, Any], dict[str, str]]:
+    raw = read_raw(path)
+    where = str(path)
+    choose = raw.pop("choose", {})
+    if not isinstance(choose, dict) or not all(isinstance(v, str | bool | int) for v in choose.values()):
+        raise SpecError(f"{where}: choose: expected a table of option = choice.")
+    chosen = {str(k): _choice_text(v) for k, v in choose.items()}
+    parent = raw.pop("extends", None)
+    if parent is None:
+        return raw, chosen
+    if not isinstance(parent, str):
+        raise SpecError(f"{where}: extends: expected the name or path of a spec, found {parent!r}.")
+    if len(chain) >= MAX_EXTENDS:
+        raise SpecError(f"{where}: extends: more than {MAX_EXTENDS} levels of overlays.")
+    parent_path = _resolve(parent, relative_to=path).resolve()
+    if parent_path in chain:
+        raise SpecError(f"{where}: extends: {parent!r} extends this file again (a cycle).")
+    base, base_chosen = _load_tree(parent_path, (*chain, parent_path))
+    variant = raw.get("variant")
+    if isinstance(variant, dict) and "name" in variant and "name" not in raw:
+        raw["name"] = variant["name"]
+    return merge(base, raw), {**base_chosen, **chosen}
+
+
+def _choice_text(value: object) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
+
+
+def _apply_options(raw: dict[str, Any], chosen: Mapping[str, str], where: str) -> dict[str, Any]:
+    options = raw.get("options", {})
+    if not isinstance(options, dict):
+        raise SpecError(f"{where}: options: expected a table of options.")
+    for name in chosen:
+        if name not in options:
+            known = ", ".join(sorted(options)) or "none"
+            raise SpecError(f"{where}: unknown option {name!r} (this game's options: {known}).")
+    result = raw
+    summary: dict[str, Any] = {}
+    final_choices: dict[str, str] = {}
+    for name, option in options.items():
+        path = f"options.{name}"
+        if not isinstance(option, dict) or not isinstance(option.get("choices"), dict):
+            raise SpecError(f"{where}: {path}: expected a table with 'default' and 'choices'.")
+        choices = option["choices"]
+        default = option.get("default")
+        if not isinstance(default, str) or default not in choices:
+            raise SpecError(f"{where}: {path}.default: expected one of {sorted(choices)}, found {default!r}.")
+        choice = chosen.get(name, default)
+        if choice not in choices:
+            raise SpecError(
+                f"{where}: option {name!r} has no choice {choice!r} (choices: {', '.join(choices)})."
+            )
+        patch = choices[choice]
+        if not isinstance(patch, dict):
+            raise SpecError(f"{where}: {path}.choices.{choice}: expected a table of changes.")
+        result = merge(result, patch)
+        final_choices[name] = choice
+        summary[name] = {
+            "default": default,
+            "choices": list(choices),
+            "doc": option.get("doc", ""),
+            "changes": option.get("changes", {}),
+        }
+    result = dict(result)
+    result["options"] = summary
+    result["chosen"] = final_choices
+    return result
+
+
+def load_spec(name_or_path: str | Path, options: Mapping[str, object] | None = None) -> Spec:
+    """Load a bundled spec by name, or a spec or overlay file by path.
+
+    ``options`` chooses house-rule options (``{"forced_spadille": "off"}``);
+    ``True``/``False`` mean the choices ``"on"``/``"off"``.
+    """
+    path = _resolve(name_or_path).resolve()
+    where = _display(path)
+    raw, chosen = _load_tree(path, (path,))
+    for key, value in (options or {}).items():
+        chosen[str(key)] = _choice_text(value)
+    resolved = _apply_options(raw, chosen, where)
+    try:
+        return structure(resolved, Spec)
+    except Exception as exc:  # noqa: BLE001 - every structuring failure becomes a SpecError
+        lines = describe_error(exc)
+        shown = "; ".join(lines[:8]) + (f"; and {len(lines) - 8} more" if len(lines) > 8 else "")
+        raise SpecError(f"{where}: {shown}") from None
+
+
+def _display(path: Path) -> str:
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path) if path.parent != _specs_dir().resolve() else f"specs/{path.name}"
+
+
+def fingerprint(spec: Spec) -> str:
+    """A short, stable digest of everything in a resolved spec (options included)."""
+    canonical = json.dumps(unstructure(spec), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:16]

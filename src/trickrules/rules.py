@@ -1,0 +1,439 @@
+"""Compiling a spec's bidding, play, declaration and scoring sections.
+
+:func:`compile_rules` checks every cross-reference (with the key path in the
+message) and turns the sections into the flat records the engine reads on
+its hot path: bit masks for card sets, indices instead of names, formulas
+parsed once.
+"""
+
+from __future__ import annotations
+
+from attrs import frozen
+
+from trickrules.cards import CardTable
+from trickrules.errors import SpecError
+from trickrules.formula import Formula, compile_formula
+from trickrules.spec import ContractSpec, OutcomeSpec, Spec
+
+__all__ = [
+    "DEAL_VARS",
+    "ELIGIBILITY_VARS",
+    "PAYMENT_ROLES",
+    "PLAYER_VARS",
+    "SIDE_VARS",
+    "CompiledContract",
+    "CompiledDeclaration",
+    "CompiledOutcome",
+    "CompiledPayment",
+    "PlayRules",
+    "Rules",
+    "compile_rules",
+]
+
+#: Variables every scoring formula may use (see ``docs/dsl.md``).
+DEAL_VARS = (
+    "players", "tricks_total", "pot", "ante", "target", "deal", "no_contract", "no_trump", "forced",
+)
+#: Variables about the side an outcome is evaluated for.
+SIDE_VARS = (
+    "tricks", "opp_tricks", "points", "opp_points", "card_points", "opp_card_points",
+    "declared", "opp_declared", "last_trick", "revoked", "opp_revoked", "is_declarer_side",
+    "run", "score", "opp_score", "declarer_tricks", "partner_tricks",
+)
+#: Variables about the player a ``for_each = "player"`` outcome is evaluated for.
+PLAYER_VARS = ("top_trumps", "is_declarer", "is_partner", "own_tricks")
+#: Variables of a contract's ``eligible`` formula.
+ELIGIBILITY_VARS = ("score", "opp_score", "target", "players", "deal")
+#: The roles a payment may name.
+PAYMENT_ROLES = (
+    "pot", "declarer", "partner", "declarer_side", "defenders", "side", "opponents",
+    "player", "others", "all",
+)
+
+
+@frozen
+class PlayRules:
+    """The play obligations, flattened into switches and card masks.
+
+    See ``docs/dsl.md`` for what each primitive means; the names of the
+    switches follow the primitives' parameters.
+    """
+
+    follow_suit: bool
+    head_trick: str  # "" (off), "always", "trump_lead"
+    head_when_ruffed: bool
+    head_partner_exempt: bool
+    trump_when_void: str  # "" (off), "always", "if_beats"
+    trump_partner_exempt: bool
+    overtrump: bool
+    overtrump_if_unable: str  # "any", "trump"
+    overtrump_partner_exempt: bool
+    privileged: frozenset[str]
+    privileged_forced_by: str  # "higher_lead", "any_trump_lead"
+    called_card: bool
+    revoke_penalised: bool
+
+
+@frozen
+class CompiledContract:
+    """A contract of the ladder, ready for the engine."""
+
+    index: int
+    name: str
+    label: str
+    side: str
+    trump_by: str
+    call: bool
+    exchange: int
+    requires_mask: int
+    eligible: Formula | None
+    vars: tuple[tuple[str, Formula], ...]
+
+
+@frozen
+class CompiledDeclaration:
+    """A meld: its name, the ranks that make it, which suits, its points."""
+
+    index: int
+    name: str
+    ranks: tuple[int, ...]
+    suit: str
+    points: int
+    max_per_window: int
+    contracts: frozenset[str]
+
+
+@frozen
+class CompiledPayment:
+    """One payment line of an outcome."""
+
+    payer: str
+    to: str
+    amount: Formula
+    split: bool
+
+
+@frozen
+class CompiledOutcome:
+    """A scoring outcome or bonus with its formulas compiled."""
+
+    name: str
+    when: Formula
+    pay: tuple[CompiledPayment, ...]
+    contracts: frozenset[str] | None
+    for_each: str
+
+
+@frozen
+class Rules:
+    """Everything compiled from a spec beyond the card tables."""
+
+    players: int
+    teams: tuple[tuple[int, ...], ...]
+    packets: tuple[int, ...]
+    hand_size: int
+    tricks_per_deal: int
+    turn_last_card: bool
+    trump_chosen_by: str
+    allow_no_trump: bool
+    contracts: tuple[CompiledContract, ...]
+    auction: str
+    all_pass: str
+    all_pass_contract: int
+    all_pass_holder: int
+    announcements: tuple[tuple[str, frozenset[str]], ...]
+    call_ranks: tuple[int, ...]
+    call_fallback_ranks: tuple[int, ...]
+    call_allow_own: bool
+    call_allow_trump: bool
+    call_public: bool
+    play: PlayRules
+    declarations: tuple[CompiledDeclaration, ...]
+    unit: str
+    ante: Formula
+    ante_when: str
+    rounding: str
+    last_trick_bonus: int
+    vars: tuple[tuple[str, Formula], ...]
+    outcomes: tuple[CompiledOutcome, ...]
+    bonuses: tuple[CompiledOutcome, ...]
+    match_deals: int
+    match_target: int
+    tie_break: str
+    privileged_mask_by_trump: tuple[tuple[int, int], ...]
+
+
+def _fail(where: str, path: str, message: str) -> SpecError:
+    return SpecError(f"{where}: {path}: {message}")
+
+
+def _formula(source: str, allowed: tuple[str, ...] | frozenset[str], where: str, path: str) -> Formula:
+    return compile_formula(source, allowed, where=f"{where}: {path}")
+
+
+def _var_names(spec: Spec) -> tuple[str, ...]:
+    names: list[str] = list(spec.scoring.vars)
+    for c in spec.bidding.contracts:
+        names.extend(n for n in c.vars if n not in names)
+    return tuple(names)
+
+
+def _compile_contract(
+    n: int, c: ContractSpec, spec: Spec, cards: CardTable, where: str, var_names: tuple[str, ...]
+) -> CompiledContract:
+    path = f"bidding.contracts[{n}]"
+    mask = 0
+    for k, code in enumerate(c.requires_cards):
+        if code not in cards.codes:
+            raise _fail(where, f"{path}.requires_cards[{k}]", f"{code!r} is not a card of this deck.")
+        mask |= 1 << cards.codes.index(code)
+    trump_by = c.trump_by or spec.trump.chosen_by
+    if trump_by == "called_holder" and not c.call:
+        raise _fail(where, f"{path}.trump_by", "'called_holder' needs a contract that calls a card (call = true).")
+    if c.side == "with_called" and not c.call:
+        raise _fail(where, f"{path}.side", "'with_called' needs call = true.")
+    if c.side in ("with_partner", "partner_sits_out", "teams") and spec.seating.partnerships != "fixed":
+        raise _fail(where, f"{path}.side", f"{c.side!r} needs fixed partnerships (seating.partnerships = 'fixed').")
+    if c.exchange and not c.call:
+        raise _fail(where, f"{path}.exchange", "an exchange is made with the called card's holder: set call = true.")
+    if not 0 <= c.exchange <= 13:
+        raise _fail(where, f"{path}.exchange", f"expected 0 to 13 cards, found {c.exchange}.")
+    local: list[tuple[str, Formula]] = []
+    allowed = (*DEAL_VARS, *SIDE_VARS, *var_names)
+    for name, source in c.vars.items():
+        if not name.isidentifier():
+            raise _fail(where, f"{path}.vars.{name}", "a variable name must be an identifier.")
+        local.append((name, _formula(source, allowed, where, f"{path}.vars.{name}")))
+    eligible = None
+    if c.eligible:
+        eligible = _formula(c.eligible, (*ELIGIBILITY_VARS, *var_names), where, f"{path}.eligible")
+    return CompiledContract(
+        index=n, name=c.name, label=c.label or c.name.capitalize(), side=c.side, trump_by=trump_by,
+        call=c.call, exchange=c.exchange, requires_mask=mask, eligible=eligible, vars=tuple(local),
+    )
+
+
+def _compile_play(spec: Spec, where: str) -> PlayRules:
+    seen: set[str] = set()
+    sw: dict[str, object] = {
+        "follow_suit": False, "head_trick": "", "head_when_ruffed": False, "head_partner_exempt": False,
+        "trump_when_void": "", "trump_partner_exempt": False, "overtrump": False,
+        "overtrump_if_unable": "any", "overtrump_partner_exempt": False, "privileged": frozenset(),
+        "privileged_forced_by": "higher_lead", "called_card": False,
+        "revoke_penalised": spec.play.revoke == "penalise",
+    }
+    names = {p.name for p in spec.trump.promotions}
+    for n, ob in enumerate(spec.play.obligations):
+        path = f"play.obligations[{n}]"
+        if ob.rule in seen:
+            raise _fail(where, path, f"the rule {ob.rule!r} is listed twice.")
+        seen.add(ob.rule)
+
+        def allow(*params: str, path: str = path, ob: object = ob) -> None:
+            given = {"mode": ob.mode, "cards": ob.cards, "forced_by": ob.forced_by,  # type: ignore[attr-defined]
+                     "partner_exempt": ob.partner_exempt, "if_unable": ob.if_unable}  # type: ignore[attr-defined]
+            for key, value in given.items():
+                if value and key not in params:
+                    raise _fail(where, f"{path}.{key}", f"not a parameter of {ob.rule!r}.")  # type: ignore[attr-defined]
+
+        def choose(value: str, choices: tuple[str, ...], key: str, default: str, path: str = path) -> str:
+            value = value or default
+            if value not in choices:
+                raise _fail(where, f"{path}.{key}", f"expected one of {list(choices)}, found {value!r}.")
+            return value
+
+        if ob.rule == "follow_suit":
+            allow()
+            sw["follow_suit"] = True
+        elif ob.rule == "head_trick":
+            allow("mode", "partner_exempt", "if_unable")
+            sw["head_trick"] = choose(ob.mode, ("always", "trump_lead"), "mode", "always")
+            sw["head_when_ruffed"] = choose(ob.if_unable, ("free", "beat_led_suit"), "if_unable", "free") == "beat_led_suit"
+            sw["head_partner_exempt"] = ob.partner_exempt
+        elif ob.rule == "trump_when_void":
+            allow("mode", "partner_exempt")
+            sw["trump_when_void"] = choose(ob.mode, ("always", "if_beats"), "mode", "always")
+            sw["trump_partner_exempt"] = ob.partner_exempt
+        elif ob.rule == "overtrump":
+            allow("if_unable", "partner_exempt")
+            sw["overtrump"] = True
+            sw["overtrump_if_unable"] = choose(ob.if_unable, ("any", "trump"), "if_unable", "any")
+            sw["overtrump_partner_exempt"] = ob.partner_exempt
+        elif ob.rule == "privileged_cards":
+            allow("cards", "forced_by")
+            for k, name in enumerate(ob.cards):
+                if name not in names:
+                    raise _fail(where, f"{path}.cards[{k}]", f"{name!r} is not the name of a promotion in trump.promotions.")
+            sw["privileged"] = frozenset(ob.cards)
+            sw["privileged_forced_by"] = choose(ob.forced_by, ("higher_lead", "any_trump_lead"), "forced_by", "higher_lead")
+        elif ob.rule == "called_card":
+            allow()
+            sw["called_card"] = True
+    if (sw["head_trick"] or sw["called_card"]) and not sw["follow_suit"]:
+        raise _fail(where, "play.obligations", "'head_trick' and 'called_card' need 'follow_suit'.")
+    if sw["overtrump"] and not sw["trump_when_void"]:
+        raise _fail(where, "play.obligations", "'overtrump' needs 'trump_when_void'.")
+    return PlayRules(**sw)  # type: ignore[arg-type]
+
+
+def _compile_outcome(
+    n: int, o: OutcomeSpec, kind: str, spec: Spec, where: str, var_names: tuple[str, ...], contracts: set[str]
+) -> CompiledOutcome:
+    path = f"scoring.{kind}[{n}]"
+    allowed: tuple[str, ...] = (*DEAL_VARS, *SIDE_VARS, *var_names, *_announce_vars(spec))
+    if o.for_each == "player":
+        allowed = (*allowed, *PLAYER_VARS)
+    for k, name in enumerate(o.contracts):
+        if name and name not in contracts:
+            raise _fail(where, f"{path}.contracts[{k}]", f"{name!r} is not a contract of bidding.contracts.")
+    pays: list[CompiledPayment] = []
+    for k, p in enumerate(o.pay):
+        ppath = f"{path}.pay[{k}]"
+        for key, role in (("to", p.to), ("from", p.from_)):
+            if role and role not in PAYMENT_ROLES:
+                raise _fail(where, f"{ppath}.{key}", f"{role!r} is not a role (roles: {', '.join(PAYMENT_ROLES)}).")
+        if spec.scoring.unit == "chips" and not p.from_:
+            raise _fail(where, f"{ppath}.from", "chips move from someone: give 'from' (a role, or 'pot').")
+        if spec.scoring.unit == "points" and p.from_:
+            raise _fail(where, f"{ppath}.from", "points are awarded, not moved: leave out 'from'.")
+        if p.to == "pot" and spec.scoring.unit == "points":
+            raise _fail(where, f"{ppath}.to", "a points game has no pot.")
+        pays.append(CompiledPayment(p.from_, p.to, _formula(p.amount, allowed, where, f"{ppath}.amount"), p.split))
+    return CompiledOutcome(
+        name=o.name,
+        when=_formula(o.when, allowed, where, f"{path}.when"),
+        pay=tuple(pays),
+        contracts=frozenset(o.contracts) if o.contracts else None,
+        for_each=o.for_each,
+    )
+
+
+def _announce_vars(spec: Spec) -> tuple[str, ...]:
+    return tuple(f"announced_{a.name}" for a in spec.bidding.announcements)
+
+
+def compile_rules(spec: Spec, cards: CardTable, where: str) -> Rules:
+    """Check and compile everything in ``spec`` beyond the card tables."""
+    seating = spec.seating
+    players = seating.players
+    if not 2 <= players <= 8:
+        raise _fail(where, "seating.players", f"expected 2 to 8 players, found {players}.")
+    teams = seating.teams
+    if seating.partnerships == "fixed":
+        flat = sorted(s for t in teams for s in t)
+        if flat != list(range(players)) or len(teams) < 2:
+            raise _fail(where, "seating.teams", f"fixed partnerships need teams that split seats 0..{players - 1}, found {teams}.")
+    elif teams:
+        raise _fail(where, "seating.teams", "teams are only for partnerships = 'fixed'.")
+    packets = spec.deal.packets
+    if not packets or any(p < 1 for p in packets):
+        raise _fail(where, "deal.packets", f"expected positive packet sizes, found {list(packets)}.")
+    hand = sum(packets)
+    if hand * players != cards.size:
+        raise _fail(where, "deal.packets", f"{players} players x {hand} cards = {hand * players}, but the deck has {cards.size} cards.")
+    if spec.trump.chosen_by == "turned" and not spec.deal.turn_last_card:
+        raise _fail(where, "trump.chosen_by", "'turned' needs deal.turn_last_card = true.")
+    var_names = _var_names(spec)
+    for name in var_names:
+        if not name.isidentifier() or name in (*DEAL_VARS, *SIDE_VARS, *PLAYER_VARS):
+            raise _fail(where, "scoring.vars", f"{name!r} is not a usable variable name (it must be an identifier that is not built in).")
+    names = [c.name for c in spec.bidding.contracts]
+    if len(set(names)) != len(names):
+        raise _fail(where, "bidding.contracts", f"contract names must be distinct, found {names}.")
+    for n, c in enumerate(spec.bidding.contracts):
+        if not c.name.isidentifier():
+            raise _fail(where, f"bidding.contracts[{n}].name", f"{c.name!r} must be a single word (it is typed as 'bid {c.name}').")
+    contracts = tuple(_compile_contract(n, c, spec, cards, where, var_names) for n, c in enumerate(spec.bidding.contracts))
+    ap = spec.bidding.all_pass
+    ap_contract, ap_holder = -1, -1
+    if ap.action == "forced":
+        if ap.contract not in names:
+            raise _fail(where, "bidding.all_pass.contract", f"{ap.contract!r} is not a contract of bidding.contracts.")
+        if ap.holder_of not in cards.codes:
+            raise _fail(where, "bidding.all_pass.holder_of", f"{ap.holder_of!r} is not a card of this deck.")
+        ap_contract, ap_holder = names.index(ap.contract), cards.codes.index(ap.holder_of)
+    elif ap.action == "play" and seating.partnerships != "fixed":
+        raise _fail(where, "bidding.all_pass.action", "'play' (a deal with no contract) needs fixed partnerships.")
+    if not contracts and seating.partnerships != "fixed":
+        raise _fail(where, "bidding.contracts", "a game without contracts needs fixed partnerships.")
+    announcements: list[tuple[str, frozenset[str]]] = []
+    for n, a in enumerate(spec.bidding.announcements):
+        for k, cname in enumerate(a.contracts):
+            if cname not in names:
+                raise _fail(where, f"bidding.announcements[{n}].contracts[{k}]", f"{cname!r} is not a contract.")
+        announcements.append((a.name, frozenset(a.contracts or names)))
+
+    def ranks(codes: tuple[str, ...], path: str) -> tuple[int, ...]:
+        out = []
+        for k, code in enumerate(codes):
+            if code not in cards.rank_codes:
+                raise _fail(where, f"{path}[{k}]", f"{code!r} is not a rank of this deck.")
+            out.append(cards.rank_codes.index(code))
+        return tuple(out)
+
+    decls = []
+    for n, d in enumerate(spec.declarations):
+        for k, cname in enumerate(d.contracts):
+            if cname and cname not in names:
+                raise _fail(where, f"declarations[{n}].contracts[{k}]", f"{cname!r} is not a contract.")
+        decls.append(CompiledDeclaration(n, d.name, ranks(d.ranks, f"declarations[{n}].ranks"), d.suit, d.points,
+                                         d.max_per_window, frozenset(d.contracts or ("", *names))))
+    contract_names = set(names)
+    outcomes = tuple(_compile_outcome(n, o, "outcomes", spec, where, var_names, contract_names)
+                     for n, o in enumerate(spec.scoring.outcomes))
+    bonuses = tuple(_compile_outcome(n, o, "bonuses", spec, where, var_names, contract_names)
+                    for n, o in enumerate(spec.scoring.bonuses))
+    svars = []
+    for name, source in spec.scoring.vars.items():
+        svars.append((name, _formula(source, (*DEAL_VARS, *SIDE_VARS, *var_names), where, f"scoring.vars.{name}")))
+    play = _compile_play(spec, where)
+    priv: list[tuple[int, int]] = []
+    for table in cards.trumps:
+        mask = 0
+        for card, pname in table.promoted:
+            if pname in play.privileged:
+                mask |= 1 << card
+        priv.append((table.trump, mask))
+    m = spec.match
+    if m.deals < 0 or m.target < 0:
+        raise _fail(where, "match", "deals and target must not be negative.")
+    if not m.deals and not m.target:
+        raise _fail(where, "match", "give a number of deals or a target score (or both).")
+    ante = _formula(spec.scoring.ante, DEAL_VARS, where, "scoring.ante")
+    callspec = spec.calling
+    return Rules(
+        players=players,
+        teams=teams,
+        packets=packets,
+        hand_size=hand,
+        tricks_per_deal=hand,
+        turn_last_card=spec.deal.turn_last_card,
+        trump_chosen_by=spec.trump.chosen_by,
+        allow_no_trump=spec.trump.allow_none or spec.trump.chosen_by == "none",
+        contracts=contracts,
+        auction=spec.bidding.auction,
+        all_pass=ap.action,
+        all_pass_contract=ap_contract,
+        all_pass_holder=ap_holder,
+        announcements=tuple(announcements),
+        call_ranks=ranks(callspec.ranks, "calling.ranks"),
+        call_fallback_ranks=ranks(callspec.fallback_ranks, "calling.fallback_ranks"),
+        call_allow_own=callspec.allow_own,
+        call_allow_trump=callspec.allow_trump,
+        call_public=callspec.public,
+        play=play,
+        declarations=tuple(decls),
+        unit=spec.scoring.unit,
+        ante=ante,
+        ante_when=spec.scoring.ante_when,
+        rounding=spec.scoring.rounding,
+        last_trick_bonus=spec.scoring.last_trick_bonus,
+        vars=tuple(svars),
+        outcomes=outcomes,
+        bonuses=bonuses,
+        match_deals=m.deals,
+        match_target=m.target,
+        tie_break=m.tie_break,
+        privileged_mask_by_trump=tuple(priv),
+    )
+

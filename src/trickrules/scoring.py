@@ -1,0 +1,319 @@
+"""Scoring a deal: evaluating the spec's outcomes and bonuses, moving chips or
+awarding points, and ending the match.
+
+The variables the formulas see are listed in ``docs/dsl.md``. Outcomes apply
+*first match* per subject (the deal, each side, or each player); bonuses
+apply wherever their condition holds. Chips move from payer to payee (the
+pot is seat ``-1`` and never pays out more than it holds); points are added
+to every seat of the receiving role.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from attrs import evolve
+
+from trickrules.events import POT, Awarded, DealScored, Event, MatchEnded, Paid
+from trickrules.formula import Number, to_int
+
+if TYPE_CHECKING:
+    from trickrules.game import Game
+    from trickrules.rules import CompiledOutcome
+    from trickrules.state import DealInfo, MatchInfo, State, Tally
+
+__all__ = ["deal_constants", "eligibility_env", "finish_deal", "sides_of_deal"]
+
+Env = dict[str, Number | bool]
+
+
+def deal_constants(game: Game, match: MatchInfo, number: int) -> Env:
+    """Variables that do not depend on how the deal went."""
+    rules = game.rules
+    return {
+        "players": rules.players,
+        "tricks_total": rules.tricks_per_deal,
+        "pot": match.pot,
+        "ante": 0,
+        "target": rules.match_target,
+        "deal": number,
+        "no_contract": True,
+        "no_trump": False,
+        "forced": False,
+    }
+
+
+def _team_score(game: Game, match: MatchInfo, seat: int) -> int:
+    return match.scores[seat]
+
+
+def eligibility_env(state: State, seat: int, contract: object) -> Env:
+    """Variables of a contract's ``eligible`` formula for ``seat``."""
+    game = state.game
+    match = state.match
+    rules = game.rules
+    score = _team_score(game, match, seat)
+    others = [match.scores[s] for s in range(rules.players) if game.team_of[s] != game.team_of[seat]]
+    env: Env = {
+        "score": score,
+        "opp_score": max(others) if others else 0,
+        "target": rules.match_target,
+        "players": rules.players,
+        "deal": state.deal.number,
+    }
+    base = deal_constants(game, match, state.deal.number)
+    for name, formula in rules.vars:
+        env[name] = _safe(formula, {**base, **env})
+    for name, formula in getattr(contract, "vars", ()):
+        env[name] = _safe(formula, {**base, **env})
+    return env
+
+
+def _safe(formula: object, env: Env) -> Number:
+    try:
+        return formula.evaluate(env)  # type: ignore[attr-defined,no-any-return]
+    except Exception:  # noqa: BLE001 - a var that needs deal results is 0 before the deal
+        return 0
+
+
+def sides_of_deal(game: Game, d: DealInfo) -> tuple[tuple[int, ...], ...]:
+    """The sides of a deal, the declarer's side first when there is a contract."""
+    rules = game.rules
+    n = rules.players
+    if d.contract < 0:
+        return rules.teams if rules.teams else tuple((s,) for s in range(n))
+    c = rules.contracts[d.contract]
+    side = {d.declarer}
+    if c.side == "with_called" and d.partner >= 0:
+        side.add(d.partner)
+    elif c.side in ("with_partner", "partner_sits_out", "teams"):
+        side.update(rules.teams[game.team_of[d.declarer]])
+    rest = tuple(s for s in range(n) if s not in side)
+    return (tuple(sorted(side)), rest)
+
+
+def _top_trumps(game: Game, d: DealInfo, seat: int) -> int:
+    order = game.tables[d.trump].order
+    hand = d.dealt[seat]
+    count = 0
+    for card in order:
+        if not (hand >> card) & 1:
+            break
+        count += 1
+    return count
+
+
+def finish_deal(
+    state: State, hands: tuple[int, ...], d: DealInfo, tally: Tally, events: list[tuple[object, Event]]
+) -> State:
+    """Score the finished deal, then deal the next one or end the match."""
+    from trickrules.state import DEALER, OVER, _make, _start_deal
+
+    game = state.game
+    rules = game.rules
+    n = rules.players
+    match = state.match
+    cards = game.cards
+    tricks = [0] * n
+    for w in tally.winners:
+        tricks[w] += 1
+    card_points = [sum(cards.points[c] for c in _bits(tally.won[s])) for s in range(n)]
+    declared = [0] * n
+    for seat, k, _ in tally.declared:
+        declared[seat] += rules.declarations[k].points
+    last_winner = tally.winners[-1]
+    sides = sides_of_deal(game, d)
+    contract = rules.contracts[d.contract] if d.contract >= 0 else None
+    base: Env = deal_constants(game, match, d.number)
+    base.update(no_contract=contract is None, no_trump=d.trump < 0, forced=d.forced)
+    for a, _ in rules.announcements:
+        base[f"announced_{a}"] = a in d.announced
+    revokers = {seat for seat, _ in tally.revokes}
+
+    def side_env(side: tuple[int, ...]) -> Env:
+        other = tuple(s for s in range(n) if s not in side)
+        env: Env = dict(base)
+        st = sum(tricks[s] for s in side)
+        env["tricks"] = st
+        env["opp_tricks"] = sum(tricks[s] for s in other)
+        cp = sum(card_points[s] for s in side)
+        ocp = sum(card_points[s] for s in other)
+        dp = sum(declared[s] for s in side)
+        odp = sum(declared[s] for s in other)
+        bonus = rules.last_trick_bonus
+        env["card_points"] = cp
+        env["opp_card_points"] = ocp
+        env["declared"] = dp
+        env["opp_declared"] = odp
+        env["last_trick"] = last_winner in side
+        env["points"] = cp + dp + (bonus if last_winner in side else 0)
+        env["opp_points"] = ocp + odp + (bonus if last_winner in other else 0)
+        env["revoked"] = any(s in revokers for s in side)
+        env["opp_revoked"] = any(s in revokers for s in other)
+        env["is_declarer_side"] = d.declarer in side
+        run = 0
+        for w in tally.winners:
+            if w not in side:
+                break
+            run += 1
+        env["run"] = run
+        env["score"] = match.scores[side[0]] if side else 0
+        env["opp_score"] = max((match.scores[s] for s in other), default=0)
+        env["declarer_tricks"] = tricks[d.declarer] if d.declarer >= 0 else 0
+        env["partner_tricks"] = tricks[d.partner] if d.partner >= 0 and d.partner != d.declarer else 0
+        for name, formula in rules.vars:
+            env[name] = formula.evaluate(env)
+        if contract is not None:
+            for name, formula in contract.vars:
+                env[name] = formula.evaluate(env)
+        return env
+
+    def player_env(seat: int) -> Env:
+        side = next(s for s in sides if seat in s)
+        env = side_env(side)
+        env["top_trumps"] = _top_trumps(game, d, seat) if d.trump >= 0 else 0
+        env["is_declarer"] = seat == d.declarer
+        env["is_partner"] = seat == d.partner and seat != d.declarer
+        env["own_tricks"] = tricks[seat]
+        return env
+
+    scores = list(match.scores)
+    pot = match.pot
+    applied: list[str] = []
+    contract_name = contract.name if contract is not None else ""
+
+    def roles(role: str, side: tuple[int, ...], player: int) -> tuple[int, ...]:
+        everyone = tuple(range(n))
+        if role == "pot":
+            return (POT,)
+        if role == "declarer":
+            return (d.declarer,) if d.declarer >= 0 else ()
+        if role == "partner":
+            return (d.partner,) if d.partner >= 0 and d.partner != d.declarer else ()
+        if role == "declarer_side":
+            return sides[0] if contract is not None else ()
+        if role == "defenders":
+            return sides[1] if contract is not None else ()
+        if role == "side":
+            return side
+        if role == "opponents":
+            return tuple(s for s in everyone if s not in side)
+        if role == "player":
+            return (player,)
+        if role == "others":
+            return tuple(s for s in everyone if s != player)
+        return everyone
+
+    def apply(outcome: CompiledOutcome, env: Env, side: tuple[int, ...], player: int) -> None:
+        nonlocal pot
+        for pay in outcome.pay:
+            amount = pay.amount.evaluate(env)
+            receivers = roles(pay.to, side, player)
+            if not receivers:
+                continue
+            if rules.unit == "points":
+                pts = to_int(amount, rules.rounding, where=f"scoring {outcome.name}")
+                if pay.split:
+                    pts = to_int(Fraction(pts, len(receivers)), rules.rounding)
+                if pts:
+                    for s in receivers:
+                        scores[s] += pts
+                    events.append((DEALER, Awarded(receivers, pts, outcome.name)))
+                continue
+            for payer in roles(pay.payer, side, player):
+                targets = [r for r in receivers if r != payer]
+                if not targets:
+                    continue
+                each: Number = amount
+                if pay.split:
+                    each = Fraction(amount) / len(targets)
+                chips = to_int(each, rules.rounding, where=f"scoring {outcome.name}")
+                for r in targets:
+                    if payer == POT:
+                        chips_now = min(chips, pot)
+                    else:
+                        chips_now = chips
+                    if chips_now <= 0:
+                        continue
+                    if payer == POT:
+                        pot -= chips_now
+                    else:
+                        scores[payer] -= chips_now
+                    if r == POT:
+                        pot += chips_now
+                    else:
+                        scores[r] += chips_now
+                    events.append((DEALER, Paid(payer, r, chips_now, outcome.name)))
+
+    def subjects(for_each: str) -> list[tuple[tuple[int, ...], int]]:
+        if for_each == "deal":
+            return [(sides[0], d.declarer)] if contract is not None else []
+        if for_each == "side":
+            return [(side, side[0]) for side in sides]
+        return [(next(s for s in sides if p in s), p) for p in range(n)]
+
+    matched: set[tuple[str, int]] = set()
+    for outcome in rules.outcomes:
+        if outcome.contracts is not None and contract_name not in outcome.contracts:
+            continue
+        for side, player in subjects(outcome.for_each):
+            key = (outcome.for_each, player)
+            if key in matched:
+                continue
+            env = player_env(player) if outcome.for_each == "player" else side_env(side)
+            if outcome.when.evaluate(env):
+                matched.add(key)
+                applied.append(outcome.name)
+                apply(outcome, env, side, player)
+    for bonus in rules.bonuses:
+        if bonus.contracts is not None and contract_name not in bonus.contracts:
+            continue
+        for side, player in subjects(bonus.for_each):
+            env = player_env(player) if bonus.for_each == "player" else side_env(side)
+            if bonus.when.evaluate(env):
+                applied.append(bonus.name)
+                apply(bonus, env, side, player)
+    events.append((DEALER, DealScored(d.number, ", ".join(applied) or "none", tuple(scores), pot)))
+    match = evolve(match, scores=tuple(scores), pot=pot, deals_done=match.deals_done + 1)
+    winners = _match_winners(game, match, d)
+    if winners:
+        match = evolve(match, winners=winners)
+        events.append((DEALER, MatchEnded(tuple(scores), winners)))
+        return _make(game, OVER, -1, hands, (), state.leader, d, tally, match, state.history, tuple(events))
+    base_state = _make(game, OVER, -1, hands, (), state.leader, d, tally, match, state.history, ())
+    return _start_deal(base_state, d.number + 1, d.shuffle + 1, (d.dealer + 1) % n, match, events)
+
+
+def _match_winners(game: Game, match: MatchInfo, d: DealInfo) -> tuple[int, ...]:
+    """The winning seats if the match is over after this deal, else ``()``."""
+    rules = game.rules
+    n = rules.players
+    groups = rules.teams if rules.teams else tuple((s,) for s in range(n))
+    totals = [match.scores[g[0]] for g in groups]
+    best = max(totals)
+    leaders = [g for g, t in zip(groups, totals, strict=True) if t == best]
+    done = False
+    if rules.match_target and any(t >= rules.match_target for t in totals):
+        reached = [g for g, t in zip(groups, totals, strict=True) if t >= rules.match_target]
+        if len(reached) > 1 and rules.tie_break == "dealer_side":
+            dealer_group = [g for g in reached if d.dealer in g]
+            if dealer_group:
+                return tuple(sorted(dealer_group[0]))
+        done = True
+    if rules.match_deals and match.deals_done >= rules.match_deals:
+        done = True
+    if not done:
+        return ()
+    if len(leaders) > 1 and rules.tie_break == "extra_deal":
+        return ()
+    return tuple(sorted(s for g in leaders for s in g))
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out

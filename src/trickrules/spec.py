@@ -1,0 +1,406 @@
+"""The rule DSL as frozen attrs classes.
+
+A spec file (TOML) is structured into :class:`Spec` by the one converter in
+:mod:`trickrules.converter`. Every class here is frozen and slotted; every
+collection is a tuple or a :class:`~trickrules.frozenmap.FrozenMap`. The keys
+and their meaning are documented, with examples, in ``docs/dsl.md``.
+
+Only *shape* is checked here (types, allowed words). Cross-references between
+sections (a rank order naming an unknown rank, a contract naming an unknown
+option) are checked by :mod:`trickrules.compile`, which knows the key paths.
+"""
+
+from __future__ import annotations
+
+from attrs import field, frozen
+from attrs.validators import in_
+
+from trickrules.frozenmap import FrozenMap
+
+__all__ = [
+    "AllPassSpec",
+    "AnnouncementSpec",
+    "BiddingSpec",
+    "CallSpec",
+    "ContractSpec",
+    "DealSpec",
+    "DeckSpec",
+    "DeclarationSpec",
+    "MatchSpec",
+    "ObligationSpec",
+    "OptionSpec",
+    "OutcomeSpec",
+    "PaymentSpec",
+    "PlaySpec",
+    "PromotionSpec",
+    "RankSpec",
+    "RanksSpec",
+    "ScoringSpec",
+    "SeatingSpec",
+    "Spec",
+    "SuitSpec",
+    "TrumpSpec",
+    "VariantSpec",
+]
+
+_EMPTY_STR_MAP: FrozenMap[str, str] = FrozenMap()
+_EMPTY_INT_MAP: FrozenMap[str, int] = FrozenMap()
+
+#: Who may choose the trump suit.
+TRUMP_CHOOSERS = ("declarer", "called_holder", "dealer", "turned", "none")
+#: How the declarer's side is formed once a contract is won.
+CONTRACT_SIDES = ("alone", "with_called", "with_partner", "partner_sits_out", "teams")
+#: The play-obligation primitives the engine knows.
+OBLIGATION_RULES = (
+    "follow_suit",
+    "head_trick",
+    "trump_when_void",
+    "overtrump",
+    "privileged_cards",
+    "called_card",
+)
+
+
+@frozen
+class SuitSpec:
+    """A suit: its code in card codes (``H``), its name, and its colour."""
+
+    code: str
+    name: str
+    colour: str
+    symbol: str = ""
+
+
+@frozen
+class RankSpec:
+    """A rank: its code in card codes (``K``, ``10``) and its name."""
+
+    code: str
+    name: str
+
+
+@frozen
+class DeckSpec:
+    """The cards in play: every suit crossed with every rank, less ``removed``.
+
+    ``points`` gives card points by rank code (ranks not listed are worth 0).
+    A card code is the rank code followed by the suit code (``7H``, ``10C``).
+    """
+
+    suits: tuple[SuitSpec, ...]
+    ranks: tuple[RankSpec, ...]
+    removed: tuple[str, ...] = ()
+    points: FrozenMap[str, int] = _EMPTY_INT_MAP
+
+
+@frozen
+class PromotionSpec:
+    """A card that leaves its printed suit and ranks as a trump at ``place``.
+
+    Either ``card`` names one fixed card (a trump whatever the trump suit), or
+    ``rank`` maps a trump suit's colour or code to a rank code, meaning "that
+    rank *of the trump suit*" (for example ``{black = "2", red = "7"}``).
+    Places count from 1, the highest trump.
+    """
+
+    name: str
+    place: int
+    card: str | None = None
+    rank: FrozenMap[str, str] | None = None
+
+
+@frozen
+class RanksSpec:
+    """Rank orders, high to low, keyed by suit code, colour, or ``default``.
+
+    ``plain`` is the order of a suit that is not trumps; ``trump`` is the order
+    of the trump suit's own cards below the promoted ones (it defaults to the
+    plain order). Promoted cards are left out of the trump order.
+    """
+
+    plain: FrozenMap[str, tuple[str, ...]]
+    trump: FrozenMap[str, tuple[str, ...]] = field(factory=FrozenMap)
+
+
+@frozen
+class TrumpSpec:
+    """How the trump suit is fixed, and the promoted trumps.
+
+    ``chosen_by`` is the default for contracts that do not say otherwise.
+    ``allow_none`` lets the chooser name no trump at all (``trump none``).
+    """
+
+    chosen_by: str = field(default="declarer", validator=in_(TRUMP_CHOOSERS))
+    allow_none: bool = False
+    none_name: str = "no trump"
+    promotions: tuple[PromotionSpec, ...] = ()
+
+
+@frozen
+class SeatingSpec:
+    """Seats, partnerships, and the direction of play.
+
+    Seats are numbered ``0 .. players-1`` in the order of play, so the next
+    player is always ``seat + 1``; ``direction`` says which way that is at a
+    real table. The eldest hand is the seat after the dealer.
+    """
+
+    players: int = 4
+    direction: str = field(default="counterclockwise", validator=in_(("counterclockwise", "clockwise")))
+    partnerships: str = field(default="none", validator=in_(("none", "fixed", "called")))
+    teams: tuple[tuple[int, ...], ...] = ()
+
+
+@frozen
+class DealSpec:
+    """The deal: packet sizes per round, starting with the eldest hand.
+
+    With ``turn_last_card`` the dealer's last card is shown to everyone and
+    fixes the trump suit (it stays in the dealer's hand).
+    """
+
+    packets: tuple[int, ...]
+    turn_last_card: bool = False
+
+
+@frozen
+class CallSpec:
+    """Calling a card whose holder becomes the declarer's partner.
+
+    ``ranks`` are the ranks that may be called (not of the trump suit unless
+    ``allow_trump``); when the declarer holds every callable card of those
+    ranks, ``fallback_ranks`` may be called instead. ``allow_own`` permits
+    calling a card the declarer holds. With ``public`` the called card's
+    holder is announced at once instead of staying secret.
+    """
+
+    ranks: tuple[str, ...] = ()
+    fallback_ranks: tuple[str, ...] = ()
+    allow_own: bool = False
+    allow_trump: bool = False
+    public: bool = False
+
+
+@frozen
+class ContractSpec:
+    """One rung of the bidding ladder (listed low to high).
+
+    ``side`` says who plays with the declarer; ``trump_by`` who names trumps
+    (defaults to ``trump.chosen_by``); ``call`` whether a partner card is
+    called; ``exchange`` how many cards the declarer swaps face down with the
+    called card's holder. ``requires_cards`` must all be in the bidder's hand,
+    and ``eligible`` is a formula that must hold (see ``docs/dsl.md`` for its
+    variables). ``vars`` are named values the scoring formulas may use.
+    """
+
+    name: str
+    label: str = ""
+    side: str = field(default="alone", validator=in_(CONTRACT_SIDES))
+    trump_by: str = field(default="", validator=in_((*TRUMP_CHOOSERS, "")))
+    call: bool = False
+    exchange: int = 0
+    requires_cards: tuple[str, ...] = ()
+    eligible: str = ""
+    vars: FrozenMap[str, str] = _EMPTY_STR_MAP
+
+
+@frozen
+class AllPassSpec:
+    """What happens when nobody bids.
+
+    ``redeal``: the same dealer deals again; ``forced``: the holder of
+    ``holder_of`` must play ``contract``; ``play``: the deal is played with no
+    contract (fixed partnerships, scored by ``contract = ""`` outcomes).
+    """
+
+    action: str = field(default="redeal", validator=in_(("redeal", "forced", "play")))
+    contract: str = ""
+    holder_of: str = ""
+
+
+@frozen
+class AnnouncementSpec:
+    """An optional announcement the declarer may make before the first lead."""
+
+    name: str
+    contracts: tuple[str, ...] = ()
+
+
+@frozen
+class BiddingSpec:
+    """The auction: who starts, how long it runs, the ladder of contracts.
+
+    ``auction = "once_around"``: each player speaks once; ``until_passes``: it
+    goes round until all but the high bidder have passed (a player who passed
+    is out of the auction).
+    """
+
+    contracts: tuple[ContractSpec, ...] = ()
+    auction: str = field(default="once_around", validator=in_(("once_around", "until_passes")))
+    all_pass: AllPassSpec = AllPassSpec()
+    announcements: tuple[AnnouncementSpec, ...] = ()
+
+
+@frozen
+class ObligationSpec:
+    """One play obligation, a general primitive with parameters.
+
+    ``rule`` is one of ``follow_suit``, ``head_trick``, ``trump_when_void``,
+    ``overtrump``, ``privileged_cards``, ``called_card``; which parameters each
+    takes is in ``docs/dsl.md``.
+    """
+
+    rule: str = field(validator=in_(OBLIGATION_RULES))
+    mode: str = ""
+    cards: tuple[str, ...] = ()
+    forced_by: str = ""
+    partner_exempt: bool = False
+    if_unable: str = ""
+
+
+@frozen
+class PlaySpec:
+    """How cards are played: the obligations, in the order they are checked.
+
+    ``revoke = "reject"`` refuses an illegal card; ``"penalise"`` accepts it,
+    records a revoke and lets the scoring penalise the offending side.
+    """
+
+    obligations: tuple[ObligationSpec, ...] = ()
+    revoke: str = field(default="reject", validator=in_(("reject", "penalise")))
+
+
+@frozen
+class DeclarationSpec:
+    """A meld a player may declare (such as a King and Caballo of one suit).
+
+    ``suit`` is ``trump``, ``plain`` or ``any``; the meld is the listed
+    ``ranks`` of one suit. ``window`` says when it may be declared.
+    """
+
+    name: str
+    ranks: tuple[str, ...]
+    suit: str = field(validator=in_(("trump", "plain", "any")))
+    points: int
+    window: str = field(default="after_side_wins_trick", validator=in_(("after_side_wins_trick",)))
+    max_per_window: int = 1
+    contracts: tuple[str, ...] = ()
+
+
+@frozen
+class PaymentSpec:
+    """A transfer of chips (``unit = "chips"``) or an award of points.
+
+    ``from_`` and ``to`` are roles (see ``docs/dsl.md``): ``pot``,
+    ``declarer``, ``partner``, ``declarer_side``, ``defenders``, ``side``
+    (the side an outcome is about), ``others``, ``holder``, ``all``. Each payer pays
+    ``amount`` to each receiver, or, with ``split``, the amount is divided
+    among the receivers.
+    """
+
+    to: str
+    amount: str
+    from_: str = ""
+    split: bool = False
+
+
+@frozen
+class OutcomeSpec:
+    """A scoring outcome: the first one whose ``when`` holds applies.
+
+    ``contracts`` limits it to those contracts (``""`` means a deal played
+    with no contract); ``for_each`` evaluates it once per ``side`` or
+    ``player`` instead of once for the deal.
+    """
+
+    name: str
+    when: str
+    pay: tuple[PaymentSpec, ...] = ()
+    contracts: tuple[str, ...] = ()
+    for_each: str = field(default="deal", validator=in_(("deal", "side", "player")))
+
+
+@frozen
+class ScoringSpec:
+    """How deals are paid and how a match ends.
+
+    ``unit`` is ``chips`` (zero-sum transfers with a pot) or ``points``
+    (awards to sides). ``ante`` is a formula paid into the pot by every
+    player when ``ante_when`` says. ``rounding`` is how a fractional amount
+    becomes whole chips or points. ``vars`` are named formulas shared by the
+    outcomes; ``bonuses`` apply in addition to the outcome.
+    """
+
+    unit: str = field(default="points", validator=in_(("points", "chips")))
+    ante: str = "0"
+    ante_when: str = field(default="never", validator=in_(("never", "first_deal", "every_deal", "empty_pot")))
+    rounding: str = field(default="floor", validator=in_(("exact", "floor", "ceil", "half_up", "half_even", "half_down")))
+    last_trick_bonus: int = 0
+    vars: FrozenMap[str, str] = _EMPTY_STR_MAP
+    outcomes: tuple[OutcomeSpec, ...] = ()
+    bonuses: tuple[OutcomeSpec, ...] = ()
+
+
+@frozen
+class MatchSpec:
+    """When a match ends: after ``deals`` deals, or when a side reaches ``target``."""
+
+    deals: int = 0
+    target: int = 0
+    tie_break: str = field(default="extra_deal", validator=in_(("extra_deal", "shared", "dealer_side")))
+
+
+@frozen
+class OptionSpec:
+    """A named house-rule switch; each choice patches the spec.
+
+    ``choices`` lists the choice names; the patches themselves are applied by
+    the loader before the spec is structured.
+    """
+
+    default: str
+    choices: tuple[str, ...]
+    doc: str = ""
+    changes: FrozenMap[str, tuple[str, ...]] = field(factory=FrozenMap)
+
+
+@frozen
+class VariantSpec:
+    """Identity of an overlay: what it is and which conformance clauses it changes."""
+
+    name: str
+    title: str = ""
+    doc: str = ""
+    changes: tuple[str, ...] = ()
+
+
+@frozen
+class Spec:
+    """A complete game spec, after overlays and options are applied."""
+
+    name: str
+    title: str
+    deck: DeckSpec
+    ranks: RanksSpec
+    seating: SeatingSpec
+    deal: DealSpec
+    trump: TrumpSpec = TrumpSpec()
+    bidding: BiddingSpec = BiddingSpec()
+    calling: CallSpec = CallSpec()
+    play: PlaySpec = PlaySpec()
+    declarations: tuple[DeclarationSpec, ...] = ()
+    scoring: ScoringSpec = ScoringSpec()
+    match: MatchSpec = MatchSpec()
+    options: FrozenMap[str, OptionSpec] = field(factory=FrozenMap)
+    variant: VariantSpec | None = None
+    sources: tuple[str, ...] = ()
+    chosen: FrozenMap[str, str] = field(factory=FrozenMap)
+
+
+def _register() -> None:
+    from trickrules.converter import register_renames
+
+    register_renames(PaymentSpec, from_="from")
+
+
+_register()

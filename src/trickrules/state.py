@@ -1,0 +1,970 @@
+"""The engine's immutable state, and applying actions to it.
+
+A :class:`State` is a frozen value. ``state.apply(action)`` returns a new
+state and leaves the old one as it was, so undo is keeping the old state and
+a bot can branch freely. ``state.last_events`` are the events the step that
+made the state produced; ``state.log()`` is every event of the match.
+
+The state is lean on purpose: the fields that change with every card (the
+hands, the trick, whose turn) sit on the state itself; what changes once a
+deal (:class:`DealInfo`), once a trick (:class:`Tally`) or once a match
+(:class:`MatchInfo`) sits in records that successive states share.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+from attrs import evolve, field, frozen
+
+from trickrules.actions import Action
+from trickrules.cards import NO_TRUMP
+from trickrules.errors import IllegalActionError
+from trickrules.events import (
+    AuctionWon,
+    BidMade,
+    CardCalled,
+    CardGiven,
+    CardPlayed,
+    Dealt,
+    Event,
+    ExchangeDone,
+    Misdealt,
+    PartnerRevealed,
+    Passed,
+    Paid,
+    Redeal,
+    TrickWon,
+    TrumpNamed,
+    Announced,
+    Declared,
+    POT,
+)
+from trickrules.legal import REASONS, legal_play_mask, trick_winner_index
+from trickrules.rng import shuffled
+
+if TYPE_CHECKING:
+    from trickrules.eventlog import EventLog
+    from trickrules.game import Game
+    from trickrules.view import View
+
+__all__ = ["PHASES", "DealInfo", "MatchInfo", "State", "Tally", "new_match"]
+
+BIDDING, TRUMP, CALL, EXCHANGE, ANNOUNCE, PLAY, DECLARE, OVER = range(1, 9)
+#: Phase names by code, as ``state.phase`` reports them.
+PHASES = {
+    BIDDING: "bidding", TRUMP: "trump", CALL: "call", EXCHANGE: "exchange",
+    ANNOUNCE: "announce", PLAY: "play", DECLARE: "declare", OVER: "over",
+}
+UNSET = -2
+DEALER = "dealer"
+
+
+@frozen
+class DealInfo:
+    """What is fixed for a deal once set: dealer, contract, trumps, partner."""
+
+    number: int
+    shuffle: int
+    dealer: int
+    dealt: tuple[int, ...]
+    turned: int = -1
+    trump: int = UNSET
+    contract: int = -1
+    declarer: int = -1
+    forced: bool = False
+    called: int = -1
+    partner: int = -1
+    revealed: bool = False
+    sitting_out: int = -1
+    announced: tuple[str, ...] = ()
+    high: int = -1
+    high_seat: int = -1
+    passed: int = 0
+    spoken: int = 0
+    given: tuple[int, ...] = ()
+    returned: tuple[int, ...] = ()
+    announce_done: bool = False
+
+
+@frozen
+class Tally:
+    """What the tricks of the deal so far have decided."""
+
+    won: tuple[int, ...]
+    winners: tuple[int, ...] = ()
+    declared: tuple[tuple[int, int, int], ...] = ()
+    revokes: tuple[tuple[int, str], ...] = ()
+    window: tuple[int, ...] = ()
+    window_count: int = 0
+
+
+@frozen
+class MatchInfo:
+    """What carries over from deal to deal: scores, the pot, the seed."""
+
+    seed: int
+    scores: tuple[int, ...]
+    pot: int = 0
+    deals_done: int = 0
+    winners: tuple[int, ...] = ()
+    stacked: tuple[tuple[str, ...], ...] = ()
+    first_dealer: int = 0
+
+
+class _History:
+    """The events so far, as a chain that each step extends without copying."""
+
+    __slots__ = ("entries", "parent", "size")
+
+    def __init__(self, parent: _History | None, entries: tuple[tuple[object, Event], ...]) -> None:
+        self.parent = parent
+        self.entries = entries
+        self.size = (parent.size if parent else 0) + len(entries)
+
+    def all(self) -> list[tuple[object, Event]]:
+        chunks = []
+        node: _History | None = self
+        while node is not None:
+            chunks.append(node.entries)
+            node = node.parent
+        out: list[tuple[object, Event]] = []
+        for chunk in reversed(chunks):
+            out.extend(chunk)
+        return out
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, _History):
+            return NotImplemented
+        return self is other or (self.size == other.size and self.all() == other.all())
+
+    def __hash__(self) -> int:
+        return hash(self.size)
+
+
+def _history_eq(a: _History | None, b: _History | None) -> bool:
+    if a is None or b is None:
+        return a is b
+    return a == b
+
+
+@frozen(repr=False)
+class State:
+    """An immutable game state. Make one with ``game.new_match()``."""
+
+    game: Game = field(eq=False)
+    phase_code: int
+    to_move_seat: int
+    hands: tuple[int, ...]
+    trick: tuple[int, ...]
+    leader: int
+    deal: DealInfo
+    tally: Tally
+    match: MatchInfo
+    history: _History | None = field(eq=False)
+    last: tuple[tuple[object, Event], ...] = field(eq=False)
+
+    # -- public read-only views of the state --------------------------------------------
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat to act, or ``None`` when the match is over."""
+        return None if self.phase_code == OVER else self.to_move_seat
+
+    @property
+    def is_terminal(self) -> bool:
+        """Whether the match is over."""
+        return self.phase_code == OVER
+
+    @property
+    def phase(self) -> str:
+        """The phase: bidding, trump, call, exchange, announce, play, declare or over."""
+        return PHASES[self.phase_code]
+
+    @property
+    def scoreboard(self) -> dict[int, int]:
+        """Seat -> chips or points, in the game's unit."""
+        return dict(enumerate(self.match.scores))
+
+    @property
+    def pot(self) -> int:
+        """Chips in the pot (0 in a game without one)."""
+        return self.match.pot
+
+    @property
+    def dealer(self) -> int:
+        """The dealer of the current deal."""
+        return self.deal.dealer
+
+    @property
+    def trump(self) -> str | None:
+        """The trump suit's code, ``"none"`` for no trumps, ``None`` while unknown."""
+        t = self.deal.trump
+        return None if t == UNSET else self.game.cards.trump_code(t)
+
+    @property
+    def contract(self) -> str | None:
+        """The contract being played, or ``None``."""
+        c = self.deal.contract
+        return None if c < 0 else self.game.rules.contracts[c].name
+
+    @property
+    def declarer(self) -> int | None:
+        """The declarer's seat, or ``None``."""
+        return None if self.deal.declarer < 0 else self.deal.declarer
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The winning seats once the match is over (empty before)."""
+        return self.match.winners
+
+    @property
+    def last_events(self) -> tuple[Event, ...]:
+        """The events produced by the step that made this state."""
+        return tuple(e for _, e in self.last)
+
+    def hand(self, seat: int) -> tuple[str, ...]:
+        """The card codes in ``seat``'s hand, in deck order."""
+        return _codes(self.game, self.hands[seat])
+
+    def trick_cards(self) -> tuple[tuple[int, str], ...]:
+        """The trick in progress as (seat, card code) pairs, in play order."""
+        seats = self._trick_seats(len(self.trick))
+        return tuple((s, self.game.cards.codes[c]) for s, c in zip(seats, self.trick, strict=True))
+
+    def tricks_won(self) -> dict[int, int]:
+        """Seat -> tricks won so far in this deal."""
+        counts = dict.fromkeys(range(self.game.rules.players), 0)
+        for w in self.tally.winners:
+            counts[w] += 1
+        return counts
+
+    def __repr__(self) -> str:
+        return (f"<State {self.game.name} deal {self.deal.number} {self.phase} "
+                f"to_move={self.to_move} trick={self.game.cards.format(self.trick)!r}>")
+
+    # -- actions ---------------------------------------------------------------------
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """The legal actions of the seat to move, in a stable order (empty when over)."""
+        code = self.phase_code
+        if code == PLAY:
+            mask, _ = self._legal_play()
+            acts = self.game.play_actions
+            out = []
+            while mask:
+                low = mask & -mask
+                out.append(acts[low.bit_length() - 1])
+                mask ^= low
+            return tuple(out)
+        if code == OVER:
+            return ()
+        return tuple(self.game.action(t) for t in self._legal_texts())
+
+    def is_legal(self, action: Action | str) -> bool:
+        """Whether ``action`` may be applied now."""
+        try:
+            self._check(action if isinstance(action, Action) else Action.parse(action))
+        except IllegalActionError:
+            return False
+        return True
+
+    def apply(self, action: Action | str) -> State:
+        """The state after the player to move takes ``action``.
+
+        Raises :class:`IllegalActionError` naming the rule that forbids it; the
+        state is unchanged either way.
+        """
+        if isinstance(action, str):
+            action = self.game.action(action)
+        if self.phase_code == PLAY and action.verb == "play":
+            return self._play(action)
+        self._check(action)
+        return _STEPS[self.phase_code](self, action)
+
+    def step(self, action: Action | str) -> tuple[State, tuple[Event, ...]]:
+        """Apply ``action`` and return the new state with the events it produced."""
+        new = self.apply(action)
+        return new, new.last_events
+
+    def log(self) -> EventLog:
+        """The match so far as an :class:`~trickrules.eventlog.EventLog`."""
+        from trickrules.eventlog import EventLog
+
+        return EventLog.from_state(self)
+
+    def view(self, seat: int) -> View:
+        """What ``seat`` may know of this state."""
+        from trickrules.view import make_view
+
+        return make_view(self, seat)
+
+    def entries(self) -> list[tuple[object, Event]]:
+        """Every (actor, event) of the match so far, in order."""
+        return self.history.all() if self.history else []
+
+    # -- internals -------------------------------------------------------------------
+
+    def _trick_seats(self, n: int) -> tuple[int, ...]:
+        seats = []
+        seat = self.leader
+        for _ in range(n):
+            seats.append(seat)
+            seat = _next_seat(self, seat)
+        return tuple(seats)
+
+    def _legal_play(self) -> tuple[int, str]:
+        seat = self.to_move_seat
+        trick = self.trick
+        return legal_play_mask(
+            self.game, self.hands[seat], trick, self._trick_seats(len(trick)) if trick else (),
+            seat, self.deal.trump, self.deal.called,
+        )
+
+    def _legal_texts(self) -> list[str]:
+        return _LEGAL[self.phase_code](self)
+
+    def _check(self, action: Action) -> None:
+        if self.phase_code == OVER:
+            raise IllegalActionError(f"{action}: the match is over.")
+        if self.phase_code == PLAY:
+            if action.verb != "play":
+                raise IllegalActionError(f"{action}: seat {self.to_move_seat} must play a card now.")
+            self._play_card(action)
+            return
+        texts = self._legal_texts()
+        if str(action) not in texts:
+            raise IllegalActionError(self._why(action, texts))
+
+    def _why(self, action: Action, texts: list[str]) -> str:
+        seat = self.to_move_seat
+        what = f"{action}: not legal for seat {seat} in the {self.phase} phase"
+        d = self.deal
+        if action.verb == "bid" and self.phase_code == BIDDING:
+            names = [c.name for c in self.game.rules.contracts]
+            if action.arg not in names:
+                return f"{what}: there is no contract {action.arg!r} (contracts: {', '.join(names)})."
+            c = self.game.rules.contracts[names.index(action.arg)]
+            if c.index <= d.high:
+                return f"{what}: a bid must be higher than {names[d.high]}."
+            if c.requires_mask & ~d.dealt[seat]:
+                need = self.game.cards.format(_bits(c.requires_mask))
+                return f"{what}: {c.name} needs {need} in the bidder's hand."
+            return f"{what}: {c.name} is not allowed now (its eligibility rule forbids it)."
+        if action.verb == "call" and self.phase_code == CALL:
+            return f"{what}: the cards that may be called are {', '.join(t[5:] for t in texts)}."
+        return f"{what} (legal: {', '.join(texts)})."
+
+    def _play_card(self, action: Action) -> int:
+        """Check a play; return the card and raise the rule that forbids it if illegal."""
+        g = self.game
+        seat = self.to_move_seat
+        try:
+            card = g.cards.codes.index(action.arg)
+        except ValueError:
+            raise IllegalActionError(f"{action}: {action.arg!r} is not a card of this deck.") from None
+        if not (self.hands[seat] >> card) & 1:
+            raise IllegalActionError(f"{action}: seat {seat} does not hold {action.arg}.")
+        mask, reason = self._legal_play()
+        if not (mask >> card) & 1 and not g.rules.play.revoke_penalised:
+            raise IllegalActionError(
+                f"{action}: {REASONS[reason]}: seat {seat} holds {g.cards.format(_bits(mask))}."
+            )
+        return card
+
+    def _play(self, action: Action) -> State:
+        card = self._play_card(action)
+        return _after_play(self, card, action)
+
+
+# -- construction helpers --------------------------------------------------------------
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _codes(game: Game, mask: int) -> tuple[str, ...]:
+    codes = game.cards.codes
+    return tuple(codes[c] for c in _bits(mask))
+
+
+_new = object.__new__
+_set = object.__setattr__
+
+
+def _make(
+    game: Game, phase: int, to_move: int, hands: tuple[int, ...], trick: tuple[int, ...], leader: int,
+    deal: DealInfo, tally: Tally, match: MatchInfo, history: _History | None,
+    last: tuple[tuple[object, Event], ...],
+) -> State:
+    """Build a state without attrs' ``__init__`` (this is on the hot path)."""
+    s = _new(State)
+    _set(s, "game", game)
+    _set(s, "phase_code", phase)
+    _set(s, "to_move_seat", to_move)
+    _set(s, "hands", hands)
+    _set(s, "trick", trick)
+    _set(s, "leader", leader)
+    _set(s, "deal", deal)
+    _set(s, "tally", tally)
+    _set(s, "match", match)
+    _set(s, "history", _History(history, last) if last else history)
+    _set(s, "last", last)
+    return s
+
+
+def _next_seat(state: State, seat: int) -> int:
+    n = state.game.rules.players
+    seat = (seat + 1) % n
+    if seat == state.deal.sitting_out:
+        seat = (seat + 1) % n
+    return seat
+
+
+def _next_in(game: Game, seat: int, sitting_out: int) -> int:
+    n = game.rules.players
+    seat = (seat + 1) % n
+    if seat == sitting_out:
+        seat = (seat + 1) % n
+    return seat
+
+
+# -- dealing ---------------------------------------------------------------------------
+
+def new_match(
+    game: Game, seed: int = 0, dealer: int = 0, hands: Sequence[Sequence[str]] | None = None,
+    turned: str | None = None,
+) -> State:
+    """Start a match of ``game`` (see :meth:`Game.new_match`)."""
+    rules = game.rules
+    if type(seed) is not int or not 0 <= seed < 2**63:
+        raise ValueError(f"seed must be an integer from 0 to 2**63 - 1, found {seed!r}")
+    if type(dealer) is not int or not 0 <= dealer < rules.players:
+        raise ValueError(f"dealer must be a seat from 0 to {rules.players - 1}, found {dealer!r}")
+    stacked: tuple[tuple[str, ...], ...] = ()
+    if hands is not None:
+        stacked = tuple(tuple(h) for h in hands)
+    match = MatchInfo(seed=seed, scores=(0,) * rules.players, stacked=stacked, first_dealer=dealer)
+    start = _make(game, BIDDING, dealer, (0,) * rules.players, (), dealer,
+                  DealInfo(0, -1, dealer, (0,) * rules.players), Tally((0,) * rules.players), match, None, ())
+    return _start_deal(start, 0, 0, dealer, match, [], stacked=stacked, turned=turned)
+
+
+def _stacked_masks(
+    game: Game, hands: tuple[tuple[str, ...], ...], dealer: int, turned: str | None
+) -> tuple[tuple[int, ...], int, str]:
+    """Read stacked hands; return masks, the turned card, and a misdeal reason ("" if none)."""
+    cards = game.cards
+    n = game.rules.players
+    if len(hands) != n:
+        raise ValueError(f"hands must give one list of cards per seat ({n}), found {len(hands)}")
+    seen: dict[str, int] = {}
+    masks = []
+    for seat, hand in enumerate(hands):
+        mask = 0
+        for code in hand:
+            if code not in cards.codes:
+                raise ValueError(f"hands[{seat}]: {code!r} is not a card of this deck")
+            if code in seen:
+                raise ValueError(f"hands[{seat}]: {code} is also in hands[{seen[code]}]")
+            seen[code] = seat
+            mask |= 1 << cards.codes.index(code)
+        masks.append(mask)
+    if len(seen) != cards.size:
+        missing = [c for c in cards.codes if c not in seen]
+        raise ValueError(f"hands must hold the whole deck; missing {', '.join(missing)}")
+    reason = ""
+    if any(len(h) != game.rules.hand_size for h in hands):
+        reason = f"hands of {', '.join(str(len(h)) for h in hands)} cards instead of {game.rules.hand_size} each"
+    t = -1
+    if game.rules.turn_last_card:
+        code = turned if turned is not None else (hands[dealer][-1] if hands[dealer] else "")
+        if code not in seen or seen[code] != dealer:
+            raise ValueError(f"the turned card {code!r} must be in the dealer's hand")
+        t = cards.codes.index(code)
+    return tuple(masks), t, reason
+
+
+def _deal_from_seed(game: Game, seed: int, shuffle_no: int, dealer: int) -> tuple[tuple[int, ...], int]:
+    rules = game.rules
+    n = rules.players
+    order = shuffled(seed, shuffle_no, game.cards.size)
+    hands = [0] * n
+    pos = 0
+    last = -1
+    for packet in rules.packets:
+        for k in range(n):
+            seat = (dealer + 1 + k) % n
+            for _ in range(packet):
+                card = order[pos]
+                pos += 1
+                hands[seat] |= 1 << card
+                last = card
+    return tuple(hands), (last if rules.turn_last_card else -1)
+
+
+def _start_deal(
+    prev: State, number: int, shuffle_no: int, dealer: int, match: MatchInfo, events: list[tuple[object, Event]],
+    stacked: tuple[tuple[str, ...], ...] = (), turned: str | None = None,
+) -> State:
+    game = prev.game
+    rules = game.rules
+    n = rules.players
+    if stacked:
+        hands, turned_card, misdeal = _stacked_masks(game, stacked, dealer, turned)
+        if misdeal:
+            events.append((DEALER, Misdealt(number, dealer, misdeal)))
+            shuffle_no += 1
+            hands, turned_card = _deal_from_seed(game, match.seed, shuffle_no, dealer)
+    else:
+        hands, turned_card = _deal_from_seed(game, match.seed, shuffle_no, dealer)
+    ante = _ante_due(game, match, number)
+    if ante:
+        scores = list(match.scores)
+        for seat in range(n):
+            events.append((DEALER, Paid(seat, POT, ante, "ante")))
+            scores[seat] -= ante
+        match = evolve(match, scores=tuple(scores), pot=match.pot + ante * n)
+    events.append((DEALER, Dealt(number, dealer, tuple(_codes(game, h) for h in hands),
+                                 game.cards.codes[turned_card] if turned_card >= 0 else "")))
+    deal = DealInfo(number, shuffle_no, dealer, hands, turned=turned_card)
+    if rules.trump_chosen_by == "turned":
+        deal = evolve(deal, trump=game.cards.suit_of[turned_card])
+    elif rules.trump_chosen_by == "none":
+        deal = evolve(deal, trump=NO_TRUMP)
+    tally = Tally((0,) * n)
+    eldest = (dealer + 1) % n
+    if rules.contracts:
+        state = _make(game, BIDDING, eldest, hands, (), eldest, deal, tally, match, prev.history, tuple(events))
+        return state
+    if rules.trump_chosen_by == "dealer":
+        return _make(game, TRUMP, dealer, hands, (), eldest, deal, tally, match, prev.history, tuple(events))
+    return _make(game, PLAY, eldest, hands, (), eldest, deal, tally, match, prev.history, tuple(events))
+
+
+def _ante_due(game: Game, match: MatchInfo, number: int) -> int:
+    rules = game.rules
+    when = rules.ante_when
+    if when == "never" or (when == "first_deal" and number != 0) or (when == "empty_pot" and match.pot):
+        return 0
+    from trickrules.scoring import deal_constants
+
+    value = rules.ante.evaluate(deal_constants(game, match, number))
+    from trickrules.formula import to_int
+
+    return to_int(value, rules.rounding, where="scoring.ante")
+
+
+# -- the auction -----------------------------------------------------------------------
+
+def _legal_bidding(state: State) -> list[str]:
+    rules = state.game.rules
+    d = state.deal
+    seat = state.to_move_seat
+    out = ["pass"]
+    for c in rules.contracts:
+        if c.index <= d.high or c.requires_mask & ~d.dealt[seat]:
+            continue
+        if c.eligible is not None:
+            from trickrules.scoring import eligibility_env
+
+            if not c.eligible.evaluate(eligibility_env(state, seat, c)):
+                continue
+        out.append(f"bid {c.name}")
+    return out
+
+
+def _step_bidding(state: State, action: Action) -> State:
+    game = state.game
+    rules = game.rules
+    d = state.deal
+    seat = state.to_move_seat
+    n = rules.players
+    events: list[tuple[object, Event]] = []
+    if action.verb == "pass":
+        events.append((seat, Passed(seat)))
+        d = evolve(d, passed=d.passed | (1 << seat), spoken=d.spoken + 1)
+    else:
+        names = [c.name for c in rules.contracts]
+        idx = names.index(action.arg)
+        events.append((seat, BidMade(seat, action.arg)))
+        d = evolve(d, high=idx, high_seat=seat, spoken=d.spoken + 1)
+    active = [s for s in range(n) if not (d.passed >> s) & 1]
+    if rules.auction == "once_around":
+        over = d.spoken >= n
+    else:
+        over = not active or (len(active) == 1 and d.high_seat == active[0])
+    if not over:
+        nxt = (seat + 1) % n
+        if rules.auction == "until_passes":
+            while (d.passed >> nxt) & 1:
+                nxt = (nxt + 1) % n
+        return _make(game, BIDDING, nxt, state.hands, (), state.leader, d, state.tally, state.match,
+                     state.history, tuple(events))
+    if d.high >= 0:
+        return _contract_won(state, d, d.high_seat, d.high, False, events)
+    # Everyone passed.
+    if rules.all_pass == "forced":
+        holder = next(s for s in range(n) if (d.dealt[s] >> rules.all_pass_holder) & 1)
+        return _contract_won(state, d, holder, rules.all_pass_contract, True, events)
+    if rules.all_pass == "play":
+        return _start_play_phase(state, d, events)
+    events.append((DEALER, Redeal(d.number, d.dealer)))
+    base = _make(game, BIDDING, seat, state.hands, (), state.leader, d, state.tally, state.match,
+                 state.history, ())
+    return _start_deal(base, d.number, d.shuffle + 1, d.dealer, state.match, events)
+
+
+def _contract_won(
+    state: State, d: DealInfo, declarer: int, contract: int, forced: bool, events: list[tuple[object, Event]]
+) -> State:
+    game = state.game
+    c = game.rules.contracts[contract]
+    events.append((DEALER, AuctionWon(declarer, c.name, forced)))
+    sitting_out = -1
+    if c.side == "partner_sits_out":
+        team = game.rules.teams[game.team_of[declarer]]
+        sitting_out = next(s for s in team if s != declarer)
+    d = evolve(d, contract=contract, declarer=declarer, forced=forced, sitting_out=sitting_out)
+    return _next_setup(state, d, events)
+
+
+def _trump_chooser(state: State, d: DealInfo) -> int:
+    game = state.game
+    by = game.rules.contracts[d.contract].trump_by if d.contract >= 0 else game.rules.trump_chosen_by
+    if by == "dealer":
+        return d.dealer
+    if by == "called_holder":
+        return d.partner
+    return d.declarer
+
+
+def _next_setup(state: State, d: DealInfo, events: list[tuple[object, Event]]) -> State:
+    """Go to the next step between the auction and the first lead."""
+    game = state.game
+    rules = game.rules
+    c = rules.contracts[d.contract]
+    trump_first = c.trump_by != "called_holder"
+    if d.trump == UNSET and c.trump_by == "none":
+        d = evolve(d, trump=NO_TRUMP)
+    if trump_first and d.trump == UNSET:
+        return _make(game, TRUMP, _trump_chooser(state, d), state.hands, (), state.leader, d, state.tally,
+                     state.match, state.history, tuple(events))
+    if c.call and d.called < 0:
+        return _make(game, CALL, d.declarer, state.hands, (), state.leader, d, state.tally, state.match,
+                     state.history, tuple(events))
+    if d.trump == UNSET:
+        return _make(game, TRUMP, _trump_chooser(state, d), state.hands, (), state.leader, d, state.tally,
+                     state.match, state.history, tuple(events))
+    if c.exchange and d.partner != d.declarer and len(d.returned) < c.exchange:
+        mover = d.declarer if len(d.given) < c.exchange else d.partner
+        return _make(game, EXCHANGE, mover, state.hands, (), state.leader, d, state.tally, state.match,
+                     state.history, tuple(events))
+    if not d.announce_done and any(c.name in cs for _, cs in rules.announcements):
+        return _make(game, ANNOUNCE, d.declarer, state.hands, (), state.leader, d, state.tally, state.match,
+                     state.history, tuple(events))
+    return _start_play_phase(state, d, events)
+
+
+def _start_play_phase(state: State, d: DealInfo, events: list[tuple[object, Event]]) -> State:
+    game = state.game
+    if d.trump == UNSET:
+        return _make(game, TRUMP, _trump_chooser(state, d), state.hands, (), state.leader, d, state.tally,
+                     state.match, state.history, tuple(events))
+    eldest = (d.dealer + 1) % game.rules.players
+    if eldest == d.sitting_out:
+        eldest = (eldest + 1) % game.rules.players
+    return _make(game, PLAY, eldest, state.hands, (), eldest, d, state.tally, state.match, state.history,
+                 tuple(events))
+
+
+# -- trumps, calling, exchange, announcements --------------------------------------------
+
+def _legal_trump(state: State) -> list[str]:
+    game = state.game
+    out = [f"trump {s}" for s in game.cards.suit_codes]
+    if game.rules.allow_no_trump:
+        out.append("trump none")
+    return out
+
+
+def _step_trump(state: State, action: Action) -> State:
+    game = state.game
+    trump = NO_TRUMP if action.arg == "none" else game.cards.suit_codes.index(action.arg)
+    d = evolve(state.deal, trump=trump)
+    events: list[tuple[object, Event]] = [(state.to_move_seat, TrumpNamed(state.to_move_seat, action.arg))]
+    if d.contract >= 0:
+        return _next_setup(state, d, events)
+    return _start_play_phase(state, d, events)
+
+
+def _callable(state: State) -> list[int]:
+    game = state.game
+    rules = game.rules
+    d = state.deal
+    cards = game.cards
+    hand = state.hands[d.declarer]
+    trump_mask = game.trump_masks[d.trump] if d.trump != UNSET else 0
+    promoted = {c for t in cards.trumps for c, _ in t.promoted}
+
+    def pick(ranks: tuple[int, ...]) -> tuple[list[int], bool]:
+        found = []
+        all_held = True
+        for c in range(cards.size):
+            if cards.rank_of[c] not in ranks:
+                continue
+            if not rules.call_allow_trump and ((trump_mask >> c) & 1 or (d.trump == UNSET and c in promoted)):
+                continue
+            held = bool((hand >> c) & 1)
+            all_held = all_held and held
+            if held and not rules.call_allow_own:
+                continue
+            found.append(c)
+        return found, all_held
+
+    primary, all_held = pick(rules.call_ranks)
+    if all_held and rules.call_fallback_ranks:
+        extra, _ = pick(rules.call_fallback_ranks)
+        primary.extend(c for c in extra if c not in primary)
+    return primary
+
+
+def _legal_call(state: State) -> list[str]:
+    codes = state.game.cards.codes
+    return [f"call {codes[c]}" for c in _callable(state)]
+
+
+def _step_call(state: State, action: Action) -> State:
+    game = state.game
+    card = game.cards.codes.index(action.arg)
+    partner = next(s for s in range(game.rules.players) if (state.hands[s] >> card) & 1)
+    d = evolve(state.deal, called=card, partner=partner, revealed=game.rules.call_public)
+    events: list[tuple[object, Event]] = [(d.declarer, CardCalled(d.declarer, action.arg))]
+    if game.rules.call_public:
+        events.append((DEALER, PartnerRevealed(partner, action.arg)))
+    return _next_setup(state, d, events)
+
+
+def _legal_exchange(state: State) -> list[str]:
+    d = state.deal
+    seat = state.to_move_seat
+    hand = state.hands[seat]
+    codes = state.game.cards.codes
+    return [f"give {codes[c]}" for c in _bits(hand)] if seat in (d.declarer, d.partner) else []
+
+
+def _step_exchange(state: State, action: Action) -> State:
+    game = state.game
+    d = state.deal
+    seat = state.to_move_seat
+    card = game.cards.codes.index(action.arg)
+    c = game.rules.contracts[d.contract]
+    hands = list(state.hands)
+    hands[seat] &= ~(1 << card)
+    other = d.partner if seat == d.declarer else d.declarer
+    events: list[tuple[object, Event]] = [(seat, CardGiven(seat, other, action.arg))]
+    if seat == d.declarer:
+        d = evolve(d, given=(*d.given, card))
+    else:
+        d = evolve(d, returned=(*d.returned, card))
+    if len(d.returned) == c.exchange:
+        for g_card in d.given:
+            hands[d.partner] |= 1 << g_card
+        for r_card in d.returned:
+            hands[d.declarer] |= 1 << r_card
+        events.append((DEALER, ExchangeDone((d.declarer, d.partner), c.exchange)))
+    moved = _make(game, EXCHANGE, seat, tuple(hands), (), state.leader, d, state.tally, state.match,
+                  state.history, ())
+    return _next_setup(moved, d, events)
+
+
+def _legal_announce(state: State) -> list[str]:
+    d = state.deal
+    name = state.game.rules.contracts[d.contract].name
+    return ["pass"] + [f"announce {a}" for a, cs in state.game.rules.announcements
+                       if name in cs and a not in d.announced]
+
+
+def _step_announce(state: State, action: Action) -> State:
+    d = state.deal
+    seat = state.to_move_seat
+    if action.verb == "pass":
+        events: list[tuple[object, Event]] = [(seat, Passed(seat))]
+        d = evolve(d, announce_done=True)
+    else:
+        events = [(seat, Announced(seat, action.arg))]
+        d = evolve(d, announced=(*d.announced, action.arg))
+        if len(_legal_announce(evolve_deal(state, d))) == 1:
+            d = evolve(d, announce_done=True)
+    return _next_setup(state, d, events)
+
+
+def evolve_deal(state: State, d: DealInfo) -> State:
+    """A copy of ``state`` with another :class:`DealInfo` (no events)."""
+    return _make(state.game, state.phase_code, state.to_move_seat, state.hands, state.trick, state.leader, d,
+                 state.tally, state.match, state.history, ())
+
+
+# -- play ------------------------------------------------------------------------------
+
+def _after_play(state: State, card: int, action: Action) -> State:
+    game = state.game
+    seat = state.to_move_seat
+    d = state.deal
+    hands = list(state.hands)
+    hands[seat] &= ~(1 << card)
+    trick = (*state.trick, card)
+    tally = state.tally
+    revoke = ""
+    if game.rules.play.revoke_penalised:
+        mask, reason = state._legal_play()
+        if not (mask >> card) & 1:
+            revoke = reason
+            tally = evolve(tally, revokes=(*tally.revokes, (seat, reason)))
+    events: list[tuple[object, Event]] = [(seat, CardPlayed(seat, action.arg, revoke))]
+    if card == d.called and not d.revealed:
+        d = evolve(d, revealed=True)
+        events.append((DEALER, PartnerRevealed(seat, action.arg)))
+    active = game.rules.players - (1 if d.sitting_out >= 0 else 0)
+    if len(trick) < active:
+        return _make(game, PLAY, _next_seat(state, seat), tuple(hands), trick, state.leader, d, tally,
+                     state.match, state.history, tuple(events))
+    table = game.tables[d.trump]
+    winner_i = trick_winner_index(trick, table.eff_suit, table.power)
+    seats = state._trick_seats(len(trick))
+    winner = seats[winner_i]
+    won = list(tally.won)
+    for c in trick:
+        won[winner] |= 1 << c
+    tally = evolve(tally, won=tuple(won), winners=(*tally.winners, winner))
+    events.append((DEALER, TrickWon(winner, len(tally.winners), _codes_in_order(game, trick))))
+    hands_t = tuple(hands)
+    if len(tally.winners) == game.rules.tricks_per_deal:
+        from trickrules.scoring import finish_deal
+
+        return finish_deal(state, hands_t, d, tally, events)
+    if game.rules.declarations:
+        window = _declaration_window(game, d, tally, hands_t, winner)
+        if window:
+            tally = evolve(tally, window=window, window_count=0)
+            return _make(game, DECLARE, window[0], hands_t, (), winner, d, tally, state.match, state.history,
+                         tuple(events))
+    return _make(game, PLAY, winner, hands_t, (), winner, d, tally, state.match, state.history, tuple(events))
+
+
+def _codes_in_order(game: Game, cards: tuple[int, ...]) -> tuple[str, ...]:
+    codes = game.cards.codes
+    return tuple(codes[c] for c in cards)
+
+
+# -- declarations ----------------------------------------------------------------------
+
+def _available_melds(game: Game, d: DealInfo, tally: Tally, hand: int, seat: int) -> list[tuple[int, int]]:
+    """(declaration index, suit) pairs ``seat`` could declare now, best first."""
+    contract = game.rules.contracts[d.contract].name if d.contract >= 0 else ""
+    cards = game.cards
+    done = {(k, s) for _, k, s in tally.declared}
+    done_suits = {s for _, _, s in tally.declared}
+    out = []
+    for decl in game.rules.declarations:
+        if contract not in decl.contracts:
+            continue
+        for s in range(len(cards.suit_codes)):
+            is_trump = s == d.trump
+            if (decl.suit == "trump" and not is_trump) or (decl.suit == "plain" and is_trump):
+                continue
+            if (decl.index, s) in done or s in done_suits:
+                continue
+            need = 0
+            for r in decl.ranks:
+                code = cards.rank_codes[r] + cards.suit_codes[s]
+                if code not in cards.codes:
+                    need = -1
+                    break
+                need |= 1 << cards.codes.index(code)
+            if need > 0 and hand & need == need:
+                out.append((decl.index, s))
+    return out
+
+
+def _window_limit(game: Game) -> int:
+    return max(decl.max_per_window for decl in game.rules.declarations)
+
+
+def _declaration_window(game: Game, d: DealInfo, tally: Tally, hands: tuple[int, ...], winner: int) -> tuple[int, ...]:
+    seats = [winner]
+    if game.rules.teams:
+        seats += [s for s in game.rules.teams[game.team_of[winner]] if s != winner]
+    return tuple(s for s in seats if s != d.sitting_out and _available_melds(game, d, tally, hands[s], s))
+
+
+def _legal_declare(state: State) -> list[str]:
+    game = state.game
+    seat = state.to_move_seat
+    melds = _available_melds(game, state.deal, state.tally, state.hands[seat], seat)
+    if not melds:
+        return ["pass"]
+    best = melds[0][0]
+    out = ["pass"]
+    for k, s in melds:
+        if k != best:
+            continue
+        decl = game.rules.declarations[k]
+        out.append(f"declare {decl.name}" if decl.suit == "trump" else f"declare {decl.name} {game.cards.suit_codes[s]}")
+    return out
+
+
+def _step_declare(state: State, action: Action) -> State:
+    game = state.game
+    seat = state.to_move_seat
+    tally = state.tally
+    events: list[tuple[object, Event]] = []
+    window = tally.window
+    if action.verb == "pass":
+        events.append((seat, Passed(seat)))
+        window = window[1:]
+    else:
+        words = action.arg.split()
+        k = next(x.index for x in game.rules.declarations if x.name == words[0])
+        decl = game.rules.declarations[k]
+        s = state.deal.trump if decl.suit == "trump" else game.cards.suit_codes.index(words[1])
+        events.append((seat, Declared(seat, decl.name, game.cards.suit_codes[s], decl.points)))
+        tally = evolve(tally, declared=(*tally.declared, (seat, k, s)), window_count=tally.window_count + 1)
+        if tally.window_count >= _window_limit(game):
+            window = ()
+        elif not _available_melds(game, state.deal, tally, state.hands[seat], seat):
+            window = window[1:]
+    window = tuple(s for s in window
+                   if _available_melds(game, state.deal, tally, state.hands[s], s))
+    tally = evolve(tally, window=window)
+    if window:
+        return _make(game, DECLARE, window[0], state.hands, (), state.leader, state.deal, tally, state.match,
+                     state.history, tuple(events))
+    return _make(game, PLAY, state.leader, state.hands, (), state.leader, state.deal, tally, state.match,
+                 state.history, tuple(events))
+
+
+_LEGAL: dict[int, Any] = {
+    BIDDING: _legal_bidding, TRUMP: _legal_trump, CALL: _legal_call, EXCHANGE: _legal_exchange,
+    ANNOUNCE: _legal_announce, DECLARE: _legal_declare, OVER: lambda s: [],
+}
+_STEPS: dict[int, Any] = {
+    BIDDING: _step_bidding, TRUMP: _step_trump, CALL: _step_call, EXCHANGE: _step_exchange,
+    ANNOUNCE: _step_announce, DECLARE: _step_declare,
+}
+
+
+def _iter_bits(mask: int) -> Iterator[int]:
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+__all__ += ["evolve_deal"]

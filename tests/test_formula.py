@@ -1,0 +1,580 @@
+"""Tests for the payout formula language in trickrules.formula."""
+
+from __future__ import annotations
+
+import ast
+import doctest
+import math
+import time
+from collections.abc import Callable
+from fractions import Fraction
+from typing import TypeAlias
+
+import attrs
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from trickrules import formula
+from trickrules.errors import FormulaError, SpecError
+from trickrules.formula import (
+    MAX_DEPTH,
+    MAX_MAGNITUDE,
+    MAX_SOURCE_LENGTH,
+    ROUNDING_MODES,
+    Formula,
+    Number,
+    compile_formula,
+    to_int,
+)
+
+VARIABLES = ("pot", "stake", "tricks", "vole", "x", "y")
+WHERE = "specs/quadrille.toml: scoring.payouts.solo.declarer"
+
+
+def run(source: str, **env: Number | bool) -> Number:
+    return compile_formula(source, VARIABLES, where=WHERE).evaluate(env)
+
+
+def refusal(source: object, allowed: object = VARIABLES) -> str:
+    with pytest.raises(FormulaError) as caught:
+        compile_formula(source, allowed, where=WHERE)  # type: ignore[arg-type]
+    return str(caught.value)
+
+
+# --- the language -----------------------------------------------------------
+
+OPERATOR_CASES: list[tuple[str, dict[str, Number | bool], Number]] = [
+    ("stake * 3 + 1", {"stake": 5}, 16),
+    ("pot - 7", {"pot": 3}, -4),
+    ("pot / 4", {"pot": 10}, Fraction(5, 2)),
+    ("pot / 5", {"pot": 10}, 2),
+    ("pot // 4", {"pot": 10}, 2),
+    ("-pot // 4", {"pot": 10}, -3),
+    ("pot % 4", {"pot": 10}, 2),
+    ("-pot % 4", {"pot": 10}, 2),
+    ("pot % -4", {"pot": 10}, -2),
+    ("stake ** 2", {"stake": -3}, 9),
+    ("stake ** 0", {"stake": 0}, 1),
+    ("stake ** 8", {"stake": 2}, 256),
+    ("-stake", {"stake": 4}, -4),
+    ("+stake", {"stake": 4}, 4),
+    ("not stake", {"stake": 0}, 1),
+    ("not stake", {"stake": 2}, 0),
+    ("x < y", {"x": 1, "y": 2}, 1),
+    ("x <= y", {"x": 2, "y": 2}, 1),
+    ("x > y", {"x": 2, "y": 2}, 0),
+    ("x >= y", {"x": 2, "y": 2}, 1),
+    ("x == y", {"x": 2, "y": 3}, 0),
+    ("x != y", {"x": 2, "y": 3}, 1),
+    ("0 <= x < 10", {"x": 9}, 1),
+    ("0 <= x < 10", {"x": 10}, 0),
+    ("x < y > 1", {"x": 0, "y": 1}, 0),
+    ("x and y", {"x": 2, "y": 3}, 1),
+    ("x and y", {"x": 2, "y": 0}, 0),
+    ("x or y", {"x": 0, "y": 0}, 0),
+    ("x or y", {"x": 0, "y": 5}, 1),
+    ("2 if vole else 1", {"vole": True}, 2),
+    ("2 if vole else 1", {"vole": False}, 1),
+    ("max(0, tricks - 5) * stake", {"tricks": 3, "stake": 2}, 0),
+    ("max(0, tricks - 5) * stake", {"tricks": 8, "stake": 2}, 6),
+    ("min(x, y, 4)", {"x": 7, "y": 5}, 4),
+    ("max(x, y, 4)", {"x": 7, "y": 5}, 7),
+    ("abs(x - y)", {"x": 2, "y": 9}, 7),
+    ("floor(x / 2)", {"x": -7}, -4),
+    ("ceil(x / 2)", {"x": -7}, -3),
+    ("floor(x)", {"x": 3}, 3),
+    ("True + True", {}, 2),
+    ("False * 5", {}, 0),
+]
+
+
+@pytest.mark.parametrize(("source", "env", "expected"), OPERATOR_CASES)
+def test_every_operator_gives_its_python_meaning(
+    source: str, env: dict[str, Number | bool], expected: Number
+) -> None:
+    result = run(source, **env)
+    assert result == expected
+    assert type(result) is type(expected)
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ("1 + 2 * 3", 7),
+        ("(1 + 2) * 3", 9),
+        ("2 * 3 ** 2", 18),
+        ("-2 ** 2", -4),
+        ("(-2) ** 2", 4),
+        ("10 - 4 - 3", 3),
+        ("2 * 7 // 3", 4),
+        ("2 * (7 // 3)", 4),
+        ("7 % 4 * 2", 6),
+        ("1 + 2 if 0 else 3", 3),
+        ("not 1 == 2", 1),
+        ("1 or 0 and 0", 1),
+        ("(1 or 0) and 0", 0),
+        ("1 + 1 < 3 and 2 * 2 == 4", 1),
+        ("-max(1, 2) + abs(-3)", 1),
+    ],
+)
+def test_precedence_follows_python(source: str, expected: int) -> None:
+    assert run(source) == expected
+
+
+def test_decimal_literal_is_exact_fraction() -> None:
+    result = run("stake * 1.5", stake=3)
+    assert result == Fraction(9, 2)
+    assert isinstance(result, Fraction)
+    assert run("0.1 + 0.2 == 0.3") == 1
+    assert run("0.1 * 3") == Fraction(3, 10)
+    assert run("1_000.25 + .75 + 2.") == 1003
+
+
+def test_division_is_exact_and_whole_quotients_become_int() -> None:
+    assert run("pot / 3", pot=7) == Fraction(7, 3)
+    third = run("1 / 3 * 3")
+    assert third == 1
+    assert type(third) is int
+    assert type(run("2.0")) is int
+
+
+def test_floor_division_and_modulo_floor_on_fractions() -> None:
+    assert run("3.5 // 1") == 3
+    assert run("-3.5 // 1") == -4
+    assert run("3.5 % 2") == Fraction(3, 2)
+    assert run("-3.5 % 2") == Fraction(1, 2)
+    assert run("x % 0.5", x=Fraction(7, 4)) == Fraction(1, 4)
+
+
+def test_booleans_count_as_zero_and_one() -> None:
+    assert run("vole * 2", vole=True) == 2
+    assert run("vole + vole", vole=True) == 2
+    assert run("-vole", vole=True) == -1
+    assert run("vole * 1.5", vole=True) == Fraction(3, 2)
+    assert run("(x > 1 and y > 1) * 5", x=2, y=2) == 5
+    result = run("vole", vole=True)
+    assert result == 1
+    assert type(result) is int
+
+
+def test_fraction_values_in_env_are_accepted_and_normalised() -> None:
+    result = run("stake * 2", stake=Fraction(1, 2))
+    assert result == 1
+    assert type(result) is int
+    assert run("stake", stake=Fraction(4, 2)) == 2
+
+
+def test_and_or_conditional_and_chains_short_circuit() -> None:
+    assert run("x != 0 and 10 / x > 1", x=0) == 0
+    assert run("x == 0 or 10 / x > 1", x=0) == 1
+    assert run("1 if x == 0 else 1 / x", x=0) == 1
+    assert run("1 > 2 > 1 / x", x=0) == 0
+
+
+@pytest.mark.parametrize("source", ["1 / x", "1 // x", "1 % x", "0.5 / (x * 2)"])
+def test_division_by_zero_raises_formula_error(source: str) -> None:
+    with pytest.raises(FormulaError, match="division by zero"):
+        run(source, x=0)
+
+
+# --- ranges and limits ------------------------------------------------------
+
+
+def test_values_beyond_max_magnitude_are_out_of_range() -> None:
+    assert run("x + 1", x=MAX_MAGNITUDE - 1) == MAX_MAGNITUDE
+    assert run("-x - 1", x=MAX_MAGNITUDE - 1) == -MAX_MAGNITUDE
+    for source, env in [
+        ("x + 1", {"x": MAX_MAGNITUDE}),
+        ("-x - 1", {"x": MAX_MAGNITUDE}),
+        ("stake * stake", {"stake": 10**8}),
+        ("stake ** 8", {"stake": 100}),
+        ("((2 ** 8) ** 8) ** 8", {}),
+    ]:
+        with pytest.raises(FormulaError, match="value out of range"):
+            run(source, **env)
+
+
+def test_intermediate_value_out_of_range_fails_even_if_final_would_fit() -> None:
+    with pytest.raises(FormulaError, match=r"value out of range: 'x \* x'"):
+        run("x * x - x * x", x=10**8)
+
+
+def test_fractions_with_huge_denominators_are_out_of_range() -> None:
+    assert run("(1 / 7) ** 8") == Fraction(1, 7**8)
+    with pytest.raises(FormulaError, match="denominator"):
+        run("((1 / 7) ** 8) ** 8")
+
+
+@pytest.mark.parametrize(
+    "env",
+    [{"x": MAX_MAGNITUDE + 1}, {"x": -MAX_MAGNITUDE - 1}, {"x": Fraction(1, MAX_MAGNITUDE + 1)}],
+)
+def test_env_values_out_of_range_are_refused(env: dict[str, Number]) -> None:
+    with pytest.raises(FormulaError, match="value out of range: the variable 'x'"):
+        run("x", **env)
+
+
+@pytest.mark.parametrize("value", [1.5, "3", None, [1]])
+def test_env_values_of_other_types_are_refused(value: object) -> None:
+    with pytest.raises(FormulaError, match=r"the variable 'x' is .* not an int, Fraction or bool"):
+        run("x + 1", x=value)  # type: ignore[arg-type]
+
+
+def test_missing_variable_raises_formula_error_naming_it() -> None:
+    with pytest.raises(FormulaError, match="the variable 'stake' has no value") as caught:
+        run("pot + stake", pot=1)
+    assert str(caught.value).startswith(WHERE + ": ")
+
+
+def test_literal_limits() -> None:
+    assert run(str(MAX_MAGNITUDE)) == MAX_MAGNITUDE
+    assert run("0." + "0" * 14 + "1") == Fraction(1, 10**15)
+    for source in [str(MAX_MAGNITUDE + 1), "0." + "0" * 15 + "1", "1" * 20 + ".5"]:
+        assert "out of range" in refusal(source)
+
+
+def test_source_length_limit() -> None:
+    assert run("0" * MAX_SOURCE_LENGTH) == 0
+    assert "501 characters long" in refusal("0" * (MAX_SOURCE_LENGTH + 1))
+
+
+def test_depth_limit() -> None:
+    assert run("-" * (MAX_DEPTH - 1) + "1") == -1
+    assert f"more than {MAX_DEPTH} levels deep" in refusal("-" * MAX_DEPTH + "1")
+    assert "levels deep" in refusal("(1 + " * 45 + "1" + ")" * 45)
+    assert "levels deep" in refusal("max(1, " * 45 + "1" + ")" * 45)
+
+
+# --- refusals ---------------------------------------------------------------
+
+HOSTILE: list[tuple[str, str]] = [
+    ("().__class__.__bases__", "attribute access"),
+    ("x.real", "attribute access"),
+    ("__import__('os')", "calling '__import__'"),
+    ("eval('1')", "calling 'eval'"),
+    ("x.y()", "calling 'x.y'"),
+    ("(lambda: 1)()", "calling 'lambda: 1'"),
+    ("9**9**9", "exponent of '**'"),
+    ("2**x", "exponent of '**'"),
+    ("2**9", "exponent of '**'"),
+    ("2**-1", "exponent of '**'"),
+    ("2**True", "exponent of '**'"),
+    ("2**0.5", "exponent of '**'"),
+    ("x[0]", "subscripting"),
+    ("lambda: 1", "lambda"),
+    ("'a'", "a string"),
+    ("b'a'", "bytes"),
+    ("f'{x}'", "f-string"),
+    ("[1]", "a list"),
+    ("(1,2)", "a tuple"),
+    ("{1: 2}", "a dict"),
+    ("{1}", "a set"),
+    ("[i for i in x]", "list comprehension"),
+    ("{i for i in x}", "set comprehension"),
+    ("{i: i for i in x}", "dict comprehension"),
+    ("max(1, (i for i in x))", "generator expression"),
+    ("(y:=1)", ":="),
+    ("max(*x)", "starred"),
+    ("min(a=1)", "keyword argument"),
+    ("max(1, **x)", "keyword argument"),
+    ("1e9", "exponent notation"),
+    ("1.5E3", "exponent notation"),
+    ("1j", "imaginary"),
+    ("nan", "'nan'"),
+    ("inf", "'inf'"),
+    ("None", "None"),
+    ("...", "Ellipsis"),
+    ("1 << 2", "'<<'"),
+    ("1 | 2", "'|'"),
+    ("1 & 2", "'&'"),
+    ("1 ^ 2", "'^'"),
+    ("~1", "'~'"),
+    ("x @ y", "'@'"),
+    ("x is y", "'is'"),
+    ("x is not y", "'is not'"),
+    ("x in y", "'in'"),
+    ("x not in y", "'not in'"),
+    ("x if y", "not valid syntax"),
+    ("1 +", "not valid syntax"),
+    ("x = 1", "not valid syntax"),
+    ("import os", "not valid syntax"),
+    ("await x", "Await"),
+    ("min", "function 'min' can only be called"),
+    ("min(1)", "two or more arguments"),
+    ("abs(1, 2)", "exactly one argument"),
+    ("floor()", "exactly one argument"),
+    ("x" * 10_000, "10000 characters long"),
+    ("(" * 1000 + "1" + ")" * 1000, "2001 characters long"),
+    ("(" * 240 + "1" + ")" * 240, "too many nested parentheses"),
+    ("-" * 400 + "1", "levels deep"),
+    ("1\x00", "U+0000"),
+    ("1\n+ 2", "U+000A"),
+    ("1\t+ 2", "U+0009"),
+    ("1 +\x7f2", "U+007F"),
+    ("1\u200b+ 2", "U+200B"),
+    ("", "empty"),
+    ("   ", "empty"),
+]
+
+
+@pytest.mark.parametrize(("source", "construct"), HOSTILE)
+def test_hostile_sources_are_refused_quickly_naming_the_construct(
+    source: str, construct: str
+) -> None:
+    start = time.perf_counter()
+    message = refusal(source)
+    assert time.perf_counter() - start < 0.5
+    assert construct in message
+    assert message.startswith(WHERE + ": ")
+    assert message.endswith(".")
+
+
+@pytest.mark.parametrize("source", [None, 5, b"1", ["1"], 1.5])
+def test_non_string_sources_are_refused(source: object) -> None:
+    assert "a formula must be a string" in refusal(source)
+
+
+def test_unknown_names_are_all_listed_with_the_allowed_ones() -> None:
+    message = refusal("stak + trick * stak", ["stake", "tricks", "pot"])
+    assert message == (
+        f"{WHERE}: the names 'stak' and 'trick' are not variables of this formula "
+        "(allowed: pot, stake, tricks)."
+    )
+    message = refusal("stak", ["stake", "tricks", "pot"])
+    assert message == (
+        f"{WHERE}: the name 'stak' is not a variable of this formula (allowed: pot, stake, tricks)."
+    )
+    assert "(allowed: none)" in refusal("x", [])
+
+
+@pytest.mark.parametrize(
+    ("allowed", "fragment"),
+    [
+        (["stake", "min"], "'min' cannot be a formula variable"),
+        (["ceil"], "'ceil' cannot be a formula variable"),
+        ("stake", "must be names, not the string 'stake'"),
+        (["1x"], "'1x' cannot be the name"),
+        (["if"], "'if' cannot be the name"),
+        ([3], "3 cannot be the name"),
+        (None, "must be names, not None"),
+    ],
+)
+def test_bad_allowed_names_are_refused(allowed: object, fragment: str) -> None:
+    assert fragment in refusal("1", allowed)
+
+
+def test_error_without_where_is_a_capitalised_sentence() -> None:
+    with pytest.raises(FormulaError) as caught:
+        compile_formula("x[0]", ["x"])
+    assert str(caught.value) == "Subscripting ('x[0]') is not allowed in a formula."
+
+
+def test_formula_error_is_a_spec_error_and_value_error() -> None:
+    with pytest.raises(SpecError):
+        compile_formula("'a'", [])
+    with pytest.raises(ValueError, match="string"):
+        compile_formula("'a'", [])
+
+
+# --- the Formula object -----------------------------------------------------
+
+
+def test_formula_repr_equality_and_variables() -> None:
+    first = compile_formula("stake * 3 + 1", ["stake", "pot"])
+    assert isinstance(first, Formula)
+    again = compile_formula("  stake * 3 + 1 ", ["stake", "tricks"])
+    assert repr(first) == "Formula('stake * 3 + 1')"
+    assert first.source == "stake * 3 + 1"
+    assert first.variables == frozenset({"stake"})
+    assert first == again
+    assert hash(first) == hash(again)
+    assert compile_formula("max(pot, 2) if vole else 0", VARIABLES).variables == {"pot", "vole"}
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        first.source = "1"  # type: ignore[misc]
+
+
+def test_evaluate_does_not_parse_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    compiled = compile_formula("max(0, tricks - 5) * stake * 1.5", VARIABLES)
+
+    def refuse_to_parse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("evaluate parsed the source again")
+
+    monkeypatch.setattr(ast, "parse", refuse_to_parse)
+    assert compiled.evaluate({"tricks": 7, "stake": 3}) == 9
+
+
+def test_errors_raised_while_evaluating_carry_where() -> None:
+    compiled = compile_formula("pot / x + 1", ["pot", "x"], where=WHERE)
+    with pytest.raises(FormulaError) as caught:
+        compiled.evaluate({"pot": 1, "x": 0})
+    assert str(caught.value) == f"{WHERE}: division by zero in 'pot / x' (in 'pot / x + 1')."
+
+
+def test_module_docstring_examples_hold() -> None:
+    assert doctest.testmod(formula).failed == 0
+
+
+# --- rounding ---------------------------------------------------------------
+
+ROUNDING_TABLE: dict[Fraction, dict[str, int]] = {
+    Fraction(5, 2): {"floor": 2, "ceil": 3, "half_up": 3, "half_even": 2, "half_down": 2},
+    Fraction(-5, 2): {"floor": -3, "ceil": -2, "half_up": -3, "half_even": -2, "half_down": -2},
+    Fraction(7, 2): {"floor": 3, "ceil": 4, "half_up": 4, "half_even": 4, "half_down": 3},
+    Fraction(-7, 2): {"floor": -4, "ceil": -3, "half_up": -4, "half_even": -4, "half_down": -3},
+    Fraction(9, 4): {"floor": 2, "ceil": 3, "half_up": 2, "half_even": 2, "half_down": 2},
+    Fraction(-9, 4): {"floor": -3, "ceil": -2, "half_up": -2, "half_even": -2, "half_down": -2},
+    Fraction(11, 4): {"floor": 2, "ceil": 3, "half_up": 3, "half_even": 3, "half_down": 3},
+    Fraction(-1, 2): {"floor": -1, "ceil": 0, "half_up": -1, "half_even": 0, "half_down": 0},
+}
+
+
+@pytest.mark.parametrize(
+    ("value", "mode", "expected"),
+    [
+        (value, mode, want)
+        for value, modes in ROUNDING_TABLE.items()
+        for mode, want in modes.items()
+    ],
+)
+def test_to_int_rounds_per_mode(value: Fraction, mode: str, expected: int) -> None:
+    assert to_int(value, mode) == expected
+
+
+@pytest.mark.parametrize("mode", ROUNDING_MODES)
+@pytest.mark.parametrize("value", [7, -7, 0, True, Fraction(8, 2)])
+def test_to_int_passes_whole_values_through_in_every_mode(value: Number, mode: str) -> None:
+    result = to_int(value, mode)
+    assert result == value
+    assert type(result) is int
+
+
+def test_to_int_exact_refuses_fractions() -> None:
+    with pytest.raises(FormulaError, match="9/2 is not a whole number") as caught:
+        to_int(Fraction(9, 2), "exact", where=WHERE)
+    assert str(caught.value).startswith(WHERE + ": ")
+
+
+@pytest.mark.parametrize(
+    ("value", "mode", "fragment"),
+    [
+        (1, "nearest", "'nearest' is not a rounding mode"),
+        (Fraction(1, 2), "HALF_UP", "is not a rounding mode"),
+        (1.5, "floor", "1.5 (a float)"),
+        ("3", "floor", "'3' (a str)"),
+    ],
+)
+def test_to_int_refuses_bad_modes_and_values(value: object, mode: str, fragment: str) -> None:
+    with pytest.raises(FormulaError) as caught:
+        to_int(value, mode)  # type: ignore[arg-type]
+    assert fragment in str(caught.value)
+
+
+fraction_values = st.fractions(min_value=-(10**6), max_value=10**6, max_denominator=1000)
+
+
+@given(fraction_values)
+def test_to_int_modes_agree_with_their_definitions(value: Fraction) -> None:
+    floor, ceil = math.floor(value), math.ceil(value)
+    assert to_int(value, "floor") == floor
+    assert to_int(value, "ceil") == ceil
+    assert to_int(value, "half_even") == round(value)  # Fraction rounds halves to even
+    for mode in ("half_up", "half_even", "half_down"):
+        result = to_int(value, mode)
+        assert floor <= result <= ceil
+        assert abs(result - value) <= Fraction(1, 2)
+    assert to_int(-value, "half_up") == -to_int(value, "half_up")
+    assert to_int(-value, "half_down") == -to_int(value, "half_down")
+    if value.denominator == 2:
+        assert abs(to_int(value, "half_up")) > abs(value) > abs(to_int(value, "half_down"))
+
+
+# --- properties -------------------------------------------------------------
+
+small = st.integers(min_value=-1000, max_value=1000)
+
+
+@given(st.lists(small, min_size=1, max_size=5), st.lists(st.sampled_from("+-*"), max_size=4))
+def test_flat_integer_expressions_agree_with_python(numbers: list[int], ops: list[str]) -> None:
+    # At most five numbers of at most 1000: no value can pass 10**15.
+    source = str(numbers[0])
+    for op, number in zip(ops, numbers[1:], strict=False):
+        source += f" {op} {number}"
+    assert compile_formula(source, []).evaluate({}) == eval(source)
+
+
+Tree: TypeAlias = int | str | tuple[str, "Tree", "Tree"]
+leaves = small | st.sampled_from(["a", "b", "c"])
+trees: st.SearchStrategy[Tree] = st.recursive(
+    leaves,
+    lambda inner: st.tuples(st.sampled_from(["+", "-", "*", "neg"]), inner, inner),
+    max_leaves=12,
+)
+
+
+def render(tree: Tree) -> str:
+    if isinstance(tree, int | str):
+        return str(tree)
+    op, left, right = tree
+    return f"-({render(left)})" if op == "neg" else f"({render(left)} {op} {render(right)})"
+
+
+def oracle(tree: Tree, env: dict[str, int], sizes: list[int]) -> int:
+    if isinstance(tree, int):
+        return tree
+    if isinstance(tree, str):
+        return env[tree]
+    op, left, right = tree
+    functions: dict[str, Callable[[], int]] = {
+        "neg": lambda: -oracle(left, env, sizes),
+        "+": lambda: oracle(left, env, sizes) + oracle(right, env, sizes),
+        "-": lambda: oracle(left, env, sizes) - oracle(right, env, sizes),
+        "*": lambda: oracle(left, env, sizes) * oracle(right, env, sizes),
+    }
+    value = functions[op]()
+    sizes.append(abs(value))
+    return value
+
+
+@settings(max_examples=75)
+@given(trees, st.fixed_dictionaries({name: st.integers(-(10**6), 10**6) for name in "abc"}))
+def test_integer_expression_trees_agree_with_python(tree: Tree, env: dict[str, int]) -> None:
+    source = render(tree)
+    compiled = compile_formula(source, ["a", "b", "c"])
+    sizes: list[int] = []
+    expected = oracle(tree, env, sizes)
+    assert expected == eval(source, {"__builtins__": {}}, dict(env))
+    if max(sizes, default=0) > MAX_MAGNITUDE:
+        with pytest.raises(FormulaError, match=r"(?i)value out of range"):
+            compiled.evaluate(env)
+    else:
+        assert compiled.evaluate(env) == expected
+
+
+UNARY = ["(-{})", "(+{})", "(not {})", "abs({})", "floor({})", "ceil({})", "({} ** 2)", "({} ** 8)"]
+BINARY = ["+", "-", "*", "/", "//", "%", "<", "<=", ">", ">=", "==", "!=", "and", "or"]
+values = st.integers(-MAX_MAGNITUDE, MAX_MAGNITUDE) | st.booleans() | fraction_values
+any_leaf = st.sampled_from(["x", "y", "z", "0", "1", "2.5", "True", "0.001", str(MAX_MAGNITUDE)])
+
+
+def any_node(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+    return (
+        st.builds(lambda shape, a: shape.format(a), st.sampled_from(UNARY), inner)
+        | st.builds(lambda a, op, b: f"({a} {op} {b})", inner, st.sampled_from(BINARY), inner)
+        | st.builds(lambda a, b, c: f"({a} if {b} else {c})", inner, inner, inner)
+        | st.builds(lambda f, a, b: f"{f}({a}, {b})", st.sampled_from(["min", "max"]), inner, inner)
+    )
+
+
+@settings(max_examples=75)
+@given(st.recursive(any_leaf, any_node, max_leaves=10), st.lists(values, min_size=3, max_size=3))
+def test_evaluation_raises_nothing_but_formula_error(source: str, numbers: list[Number]) -> None:
+    compiled = compile_formula(source, ["x", "y", "z"])
+    try:
+        result = compiled.evaluate(dict(zip("xyz", numbers, strict=True)))
+    except FormulaError:
+        return
+    assert type(result) in (int, Fraction)
+    assert -MAX_MAGNITUDE <= result <= MAX_MAGNITUDE
+    if isinstance(result, Fraction):
+        assert 1 < result.denominator <= MAX_MAGNITUDE
