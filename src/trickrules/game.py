@@ -42,8 +42,12 @@ class Game:
         "source",
         "spec",
         "suit_masks",
+        "play_rules",
+        "players",
+        "revoke_penalised",
         "tables",
         "team_of",
+        "trump_data",
         "trump_masks",
     )
 
@@ -67,6 +71,19 @@ class Game:
             self.suit_masks[key] = tuple(masks)
             self.trump_masks[key] = 0 if key == NO_TRUMP else masks[key]
         self.privileged: dict[int, int] = dict(self.rules.privileged_mask_by_trump)
+        self.play_rules = self.rules.play
+        self.players = self.rules.players
+        self.revoke_penalised = self.rules.play.revoke_penalised
+        # Per trump key: effective suits, powers, masks by effective suit, the trump
+        # mask, the privileged mask, and for each card the mask of cards that beat it.
+        self.trump_data: dict[int, tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int, int, tuple[int, ...]]] = {}
+        for key, table in self.tables.items():
+            power = table.power
+            beats = tuple(
+                sum(1 << o for o in range(self.cards.size) if power[o] > power[c]) for c in range(self.cards.size)
+            )
+            self.trump_data[key] = (table.eff_suit, power, self.suit_masks[key], self.trump_masks[key],
+                                    self.privileged[key], beats)
         team_of = list(range(self.rules.players))
         for n, team in enumerate(self.rules.teams):
             for seat in team:

@@ -8,7 +8,7 @@ slower implementation of the same rules.
 
 from __future__ import annotations
 
-from trickrules.cards import NO_TRUMP, TRUMP_BASE
+from trickrules.cards import TRUMP_BASE
 
 __all__ = ["REASONS", "legal_play_mask", "trick_winner_index"]
 
@@ -47,11 +47,24 @@ def trick_winner_index(trick: tuple[int, ...], eff: tuple[int, ...], power: tupl
     return best_i
 
 
+def _partner_wins(game: object, leader: int, sitting_out: int, index: int, seat: int) -> bool:
+    """Whether the card at ``index`` of the trick was played by ``seat``'s partner."""
+    n = game.rules.players  # type: ignore[attr-defined]
+    who = leader
+    for _ in range(index):
+        who = (who + 1) % n
+        if who == sitting_out:
+            who = (who + 1) % n
+    team_of = game.team_of  # type: ignore[attr-defined]
+    return bool(team_of[who] == team_of[seat] and who != seat)
+
+
 def legal_play_mask(
     game: object,
     hand: int,
     trick: tuple[int, ...],
-    trick_seats: tuple[int, ...],
+    leader: int,
+    sitting_out: int,
     seat: int,
     trump: int,
     called: int,
@@ -59,80 +72,58 @@ def legal_play_mask(
     """The cards ``seat`` may play from ``hand`` to ``trick``, and why it is narrowed.
 
     ``game`` is the compiled :class:`~trickrules.game.Game` (typed loosely to
-    keep this module free of an import cycle).
+    keep this module free of an import cycle). Every "cards that beat X" set
+    is one lookup in the precomputed ``beats`` masks.
     """
     if not trick:
         return hand, ""
-    g = game
-    pr = g.rules.play  # type: ignore[attr-defined]
-    table = g.tables[trump]  # type: ignore[attr-defined]
-    eff = table.eff_suit
-    power = table.power
-    led_card = trick[0]
-    led = eff[led_card]
-    suit_masks = g.suit_masks[trump]  # type: ignore[attr-defined]
+    pr = game.play_rules  # type: ignore[attr-defined]
     if not pr.follow_suit:
         return hand, ""
+    eff, power, suit_masks, trump_mask, priv_mask, beats = game.trump_data[trump]  # type: ignore[attr-defined]
+    led_card = trick[0]
+    led = eff[led_card]
     follow = hand & suit_masks[led]
-    if follow and pr.privileged and led == trump:
-        priv = follow & g.privileged[trump]  # type: ignore[attr-defined]
-        if priv and pr.privileged_forced_by == "higher_lead":
-            lead_power = power[led_card]
-            exempt = 0
-            for c in _bits(priv):
-                if power[c] > lead_power:
-                    exempt |= 1 << c
-            if exempt and not follow & ~exempt:
-                return hand, ""
+    if follow and led == trump and follow & priv_mask and pr.privileged_forced_by == "higher_lead":
+        exempt = follow & priv_mask & beats[led_card]
+        if exempt and not follow & ~exempt:
+            return hand, ""
     best_i = trick_winner_index(trick, eff, power)
     best = trick[best_i]
     if follow:
         if pr.called_card and called >= 0 and (follow >> called) & 1 and called != led_card:
             return 1 << called, "called_card"
-        if pr.head_trick and (pr.head_trick == "always" or led == trump):
-            partner_wins = pr.head_partner_exempt and g.team_of[trick_seats[best_i]] == g.team_of[seat]  # type: ignore[attr-defined]
-            if not partner_wins:
-                target = power[best]
-                if target >= TRUMP_BASE and led != trump:
-                    if not pr.head_when_ruffed:
-                        return follow, "follow_suit"
-                    target = 0
-                    for c in trick:
-                        if eff[c] == led and power[c] > target:
-                            target = power[c]
-                higher = 0
-                for c in _bits(follow):
-                    if power[c] > target:
-                        higher |= 1 << c
-                if higher:
-                    return higher, "head_trick"
+        if pr.head_trick and (pr.head_trick == "always" or led == trump) and not (
+            pr.head_partner_exempt and _partner_wins(game, leader, sitting_out, best_i, seat)
+        ):
+            target = best
+            if power[best] >= TRUMP_BASE and led != trump:
+                if not pr.head_when_ruffed:
+                    return follow, "follow_suit"
+                target = max((c for c in trick if eff[c] == led), key=power.__getitem__)
+            higher = follow & beats[target]
+            if higher:
+                return higher, "head_trick"
         return follow, "follow_suit"
-    if not pr.trump_when_void or trump == NO_TRUMP:
+    if not pr.trump_when_void:
         return hand, ""
-    trumps = hand & suit_masks[trump]
+    trumps = hand & trump_mask
     if not trumps:
         return hand, ""
-    partner_wins = g.team_of[trick_seats[best_i]] == g.team_of[seat]  # type: ignore[attr-defined]
-    best_power = power[best]
+    partner_wins = (pr.trump_partner_exempt or pr.overtrump_partner_exempt) and _partner_wins(
+        game, leader, sitting_out, best_i, seat)
+    ruffed = power[best] >= TRUMP_BASE
     if pr.trump_when_void == "if_beats":
         if pr.trump_partner_exempt and partner_wins:
             return hand, ""
-        if best_power < TRUMP_BASE:
-            return trumps, "trump_to_beat"
-        higher = 0
-        for c in _bits(trumps):
-            if power[c] > best_power:
-                higher |= 1 << c
+        higher = trumps & beats[best] if ruffed else trumps
         return (higher, "trump_to_beat") if higher else (hand, "")
     if pr.trump_partner_exempt and partner_wins:
         return hand, ""
-    if pr.overtrump and best_power >= TRUMP_BASE:
+    if pr.overtrump and ruffed:
         if pr.overtrump_partner_exempt and partner_wins:
             return trumps, "trump_when_void"
-        higher = 0
-        for c in _bits(trumps):
-            if power[c] > best_power:
-                higher |= 1 << c
+        higher = trumps & beats[best]
         if higher:
             return higher, "overtrump"
         if pr.overtrump_if_unable == "trump":

@@ -131,7 +131,16 @@ def finish_deal(
         base[f"announced_{a}"] = a in d.announced
     revokers = {seat for seat, _ in tally.revokes}
 
+    side_cache: dict[tuple[int, ...], Env] = {}
+    player_cache: dict[int, Env] = {}
+
     def side_env(side: tuple[int, ...]) -> Env:
+        found = side_cache.get(side)
+        if found is None:
+            found = side_cache[side] = _side_env(side)
+        return found
+
+    def _side_env(side: tuple[int, ...]) -> Env:
         other = tuple(s for s in range(n) if s not in side)
         env: Env = dict(base)
         st = sum(tricks[s] for s in side)
@@ -170,8 +179,11 @@ def finish_deal(
         return env
 
     def player_env(seat: int) -> Env:
+        found = player_cache.get(seat)
+        if found is not None:
+            return found
         side = next(s for s in sides if seat in s)
-        env = side_env(side)
+        env = player_cache[seat] = dict(side_env(side))
         env["top_trumps"] = _top_trumps(game, d, seat) if d.trump >= 0 else 0
         env["is_declarer"] = seat == d.declarer
         env["is_partner"] = seat == d.partner and seat != d.declarer

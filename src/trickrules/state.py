@@ -163,7 +163,12 @@ class State:
     tally: Tally
     match: MatchInfo
     history: _History | None = field(eq=False)
-    last: tuple[tuple[object, Event], ...] = field(eq=False)
+    cache: tuple[int, str] | None = field(eq=False, default=None, repr=False)
+
+    @property
+    def last(self) -> tuple[tuple[object, Event], ...]:
+        """The (actor, event) pairs of the step that made this state."""
+        return self.history.entries if self.history is not None else ()
 
     # -- public read-only views of the state --------------------------------------------
 
@@ -315,12 +320,17 @@ class State:
         return tuple(seats)
 
     def _legal_play(self) -> tuple[int, str]:
-        seat = self.to_move_seat
-        trick = self.trick
-        return legal_play_mask(
-            self.game, self.hands[seat], trick, self._trick_seats(len(trick)) if trick else (),
-            seat, self.deal.trump, self.deal.called,
-        )
+        try:
+            found = self.cache
+        except AttributeError:
+            found = None
+        if found is None:
+            seat = self.to_move_seat
+            d = self.deal
+            found = legal_play_mask(self.game, self.hands[seat], self.trick, self.leader, d.sitting_out,
+                                    seat, d.trump, d.called)
+            _set(self, "cache", found)
+        return found
 
     def _legal_texts(self) -> list[str]:
         return _LEGAL[self.phase_code](self)
@@ -398,24 +408,39 @@ _new = object.__new__
 _set = object.__setattr__
 
 
+def _setter(name: str) -> Any:
+    return State.__dict__[name].__set__
+
+
+# Slot descriptors set directly: about twice as fast as object.__setattr__ by name.
+_S_GAME, _S_PHASE, _S_MOVE, _S_HANDS, _S_TRICK, _S_LEADER, _S_DEAL, _S_TALLY, _S_MATCH, _S_HIST = (
+    _setter(n) for n in ("game", "phase_code", "to_move_seat", "hands", "trick", "leader", "deal", "tally",
+                         "match", "history")
+)
+
+
 def _make(
     game: Game, phase: int, to_move: int, hands: tuple[int, ...], trick: tuple[int, ...], leader: int,
     deal: DealInfo, tally: Tally, match: MatchInfo, history: _History | None,
     last: tuple[tuple[object, Event], ...],
 ) -> State:
-    """Build a state without attrs' ``__init__`` (this is on the hot path)."""
+    """Build a state without attrs' ``__init__`` (this is on the hot path).
+
+    ``last`` are the events of this step; they extend the history. A state
+    made with no events is an intermediate value the engine builds on and
+    never returns.
+    """
     s = _new(State)
-    _set(s, "game", game)
-    _set(s, "phase_code", phase)
-    _set(s, "to_move_seat", to_move)
-    _set(s, "hands", hands)
-    _set(s, "trick", trick)
-    _set(s, "leader", leader)
-    _set(s, "deal", deal)
-    _set(s, "tally", tally)
-    _set(s, "match", match)
-    _set(s, "history", _History(history, last) if last else history)
-    _set(s, "last", last)
+    _S_GAME(s, game)
+    _S_PHASE(s, phase)
+    _S_MOVE(s, to_move)
+    _S_HANDS(s, hands)
+    _S_TRICK(s, trick)
+    _S_LEADER(s, leader)
+    _S_DEAL(s, deal)
+    _S_TALLY(s, tally)
+    _S_MATCH(s, match)
+    _S_HIST(s, _History(history, last) if last else history)
     return s
 
 
@@ -817,45 +842,50 @@ def _after_play(state: State, card: int, action: Action) -> State:
     game = state.game
     seat = state.to_move_seat
     d = state.deal
-    hands = list(state.hands)
-    hands[seat] &= ~(1 << card)
+    hands = state.hands
+    hands = (*hands[:seat], hands[seat] & ~(1 << card), *hands[seat + 1:])
     trick = (*state.trick, card)
     tally = state.tally
     revoke = ""
-    if game.rules.play.revoke_penalised:
+    if game.revoke_penalised:
         mask, reason = state._legal_play()
         if not (mask >> card) & 1:
             revoke = reason
             tally = evolve(tally, revokes=(*tally.revokes, (seat, reason)))
-    events: list[tuple[object, Event]] = [(seat, CardPlayed(seat, action.arg, revoke))]
+    played = (seat, CardPlayed(seat, action.arg, revoke))
     if card == d.called and not d.revealed:
         d = evolve(d, revealed=True)
-        events.append((DEALER, PartnerRevealed(seat, action.arg)))
-    active = game.rules.players - (1 if d.sitting_out >= 0 else 0)
-    if len(trick) < active:
-        return _make(game, PLAY, _next_seat(state, seat), tuple(hands), trick, state.leader, d, tally,
-                     state.match, state.history, tuple(events))
-    table = game.tables[d.trump]
-    winner_i = trick_winner_index(trick, table.eff_suit, table.power)
-    seats = state._trick_seats(len(trick))
-    winner = seats[winner_i]
+        events: tuple[tuple[object, Event], ...] = (played, (DEALER, PartnerRevealed(seat, action.arg)))
+    else:
+        events = (played,)
+    n = game.players
+    if len(trick) < (n if d.sitting_out < 0 else n - 1):
+        nxt = seat + 1 if seat + 1 < n else 0
+        if nxt == d.sitting_out:
+            nxt = nxt + 1 if nxt + 1 < n else 0
+        return _make(game, PLAY, nxt, hands, trick, state.leader, d, tally, state.match, state.history, events)
+    data = game.trump_data[d.trump]
+    winner_i = trick_winner_index(trick, data[0], data[1])
+    winner = state.leader
+    for _ in range(winner_i):
+        winner = _next_in(game, winner, d.sitting_out)
     won = list(tally.won)
     for c in trick:
         won[winner] |= 1 << c
-    tally = evolve(tally, won=tuple(won), winners=(*tally.winners, winner))
-    events.append((DEALER, TrickWon(winner, len(tally.winners), _codes_in_order(game, trick))))
-    hands_t = tuple(hands)
+    tally = Tally(tuple(won), (*tally.winners, winner), tally.declared, tally.revokes)
+    codes = game.cards.codes
+    events = (*events, (DEALER, TrickWon(winner, len(tally.winners), tuple(codes[c] for c in trick))))
     if len(tally.winners) == game.rules.tricks_per_deal:
         from trickrules.scoring import finish_deal
 
-        return finish_deal(state, hands_t, d, tally, events)
+        return finish_deal(state, hands, d, tally, list(events))
     if game.rules.declarations:
-        window = _declaration_window(game, d, tally, hands_t, winner)
+        window = _declaration_window(game, d, tally, hands, winner)
         if window:
             tally = evolve(tally, window=window, window_count=0)
-            return _make(game, DECLARE, window[0], hands_t, (), winner, d, tally, state.match, state.history,
-                         tuple(events))
-    return _make(game, PLAY, winner, hands_t, (), winner, d, tally, state.match, state.history, tuple(events))
+            return _make(game, DECLARE, window[0], hands, (), winner, d, tally, state.match, state.history,
+                         events)
+    return _make(game, PLAY, winner, hands, (), winner, d, tally, state.match, state.history, events)
 
 
 def _codes_in_order(game: Game, cards: tuple[int, ...]) -> tuple[str, ...]:

@@ -1,0 +1,167 @@
+"""The ``trickrules`` command line: rules, check, play, replay.
+
+Only the standard library is used, so the command works wherever the library
+installs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from trickrules.bots import BOTS, make_bots
+from trickrules.errors import LogFormatError, LogIntegrityError, SpecError, TrickrulesError
+from trickrules.eventlog import EventLog, replay
+from trickrules.game import Game, load
+from trickrules.loader import bundled_names
+from trickrules.render import describe_event, rules_data, rules_text
+
+__all__ = ["main"]
+
+
+def _options(pairs: Sequence[str]) -> dict[str, str]:
+    out = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise SpecError(f"--option expects KEY=VALUE, found {pair!r}")
+        out[key] = value
+    return out
+
+
+def _cmd_rules(args: argparse.Namespace) -> int:
+    game = load(args.game, _options(args.option))
+    try:
+        if args.json:
+            data = rules_data(game, args.trump)
+            print(json.dumps({k: data[k] for k in ("game", "trump", "trump_order", "plain_orders")}, indent=2))
+        else:
+            print(rules_text(game, args.trump))
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def _cmd_check(args: argparse.Namespace) -> int:
+    try:
+        game = load(args.file)
+    except SpecError as exc:
+        print(str(exc))
+        return 1
+    spec = game.spec
+    kind = f"overlay {spec.variant.name!r} of " if spec.variant else ""
+    print(f"ok: {kind}{spec.name!r} - {game.cards.size} cards, {game.rules.players} players, "
+          f"{len(game.rules.contracts)} contracts, {len(spec.play.obligations)} obligations, "
+          f"{len(spec.scoring.outcomes)} outcomes, {len(spec.options)} options; fingerprint {game.fingerprint}")
+    return 0
+
+
+def play_match(game: Game, seed: int, bots: str, max_deals: int | None = None, out: bool = True) -> EventLog:
+    """Play a match with bots and return its log; print it as it goes when ``out``."""
+    players = make_bots(game, bots, seed)
+    state = game.new_match(seed=seed)
+    printed = 0
+
+    def flush() -> None:
+        nonlocal printed
+        entries = state.entries()
+        if out:
+            for _, event in entries[printed:]:
+                line = describe_event(event)
+                if line is not None:
+                    print(line)
+        printed = len(entries)
+
+    flush()
+    while not state.is_terminal:
+        if max_deals is not None and state.match.deals_done >= max_deals:
+            if out:
+                print(f"\nStopped after {max_deals} deal(s). Scores: "
+                      + ", ".join(f"seat {s} {x}" for s, x in state.scoreboard.items()))
+            break
+        seat = state.to_move
+        assert seat is not None
+        state = state.apply(players[seat].choose(state.view(seat)))
+        if state.phase_code != 6 or not state.trick:
+            flush()
+    flush()
+    return state.log()
+
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    game = load(args.game, _options(args.option))
+    print(f"{game.spec.title}: seed {args.seed}, {args.bots} bots")
+    log = play_match(game, args.seed, args.bots, args.deals, out=not args.quiet)
+    if args.log:
+        log.save(args.log)
+        print(f"Log written to {args.log} ({len(log.entries)} events).")
+    return 0
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    try:
+        log = EventLog.load(args.file)
+        state = replay(log, partial=args.partial)
+    except (LogFormatError, LogIntegrityError) as exc:
+        print(f"{args.file}: {exc}")
+        return 1
+    print(f"{args.file}: ok, {len(log.entries)} events replayed; {state.game.name}, "
+          f"{'match over' if state.is_terminal else 'match in progress'}.")
+    for seat, score in state.scoreboard.items():
+        print(f"  seat {seat}: {score}")
+    if state.winners:
+        print(f"  winners: seats {', '.join(map(str, state.winners))}")
+    return 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="trickrules", description="Trick-taking card games, played by their rules.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    games = ", ".join(bundled_names())
+
+    p = sub.add_parser("rules", help="print a game's deck, rank orders and rules summary")
+    p.add_argument("game", help=f"a bundled game ({games}) or a spec file")
+    p.add_argument("--trump", help="show the orders for this trump suit (or 'none')")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
+    p.set_defaults(func=_cmd_rules)
+
+    p = sub.add_parser("check", help="validate a spec or overlay file")
+    p.add_argument("file")
+    p.set_defaults(func=_cmd_check)
+
+    p = sub.add_parser("play", help="play a match with bots and print it")
+    p.add_argument("game", help=f"a bundled game ({games}) or a spec file")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--deals", type=int, default=None, help="stop after this many deals")
+    p.add_argument("--bots", choices=sorted(BOTS), default="heuristic")
+    p.add_argument("--log", help="write the event log (JSON Lines) to this file")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
+    p.add_argument("--quiet", action="store_true", help="print only the summary")
+    p.set_defaults(func=_cmd_play)
+
+    p = sub.add_parser("replay", help="verify an event log and print the final standings")
+    p.add_argument("file")
+    p.add_argument("--partial", action="store_true", help="accept a log of a match still in progress")
+    p.set_defaults(func=_cmd_replay)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit status."""
+    args = _parser().parse_args(argv)
+    try:
+        status: int = args.func(args)
+    except TrickrulesError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

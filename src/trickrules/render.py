@@ -1,0 +1,174 @@
+"""Human-readable summaries generated from a compiled game, and match printouts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from trickrules.cards import NO_TRUMP
+from trickrules.events import (
+    AuctionWon,
+    Awarded,
+    BidMade,
+    CardCalled,
+    CardGiven,
+    CardPlayed,
+    Dealt,
+    DealScored,
+    Declared,
+    Event,
+    MatchEnded,
+    Misdealt,
+    Paid,
+    PartnerRevealed,
+    Passed,
+    Redeal,
+    TrickWon,
+    TrumpNamed,
+    Announced,
+)
+from trickrules.game import Game
+
+__all__ = ["describe_event", "rules_data", "rules_text"]
+
+
+def rules_data(game: Game, trump: str | None = None) -> dict[str, Any]:
+    """The deck and rank orders as plain data (the ``rules --json`` output).
+
+    ``trump`` is a suit code or ``none``; it defaults to the first trump
+    choice of the game.
+    """
+    cards = game.cards
+    key = _trump_key(game, trump)
+    table = game.tables[key]
+    names = dict(table.promoted)
+    return {
+        "game": game.name,
+        "trump": cards.trump_code(key),
+        "trump_order": [cards.codes[c] for c in table.order],
+        "promoted": {cards.codes[c]: names[c] for c in table.order if c in names},
+        "plain_orders": {cards.suit_codes[s]: [cards.codes[c] for c in order]
+                         for s, order in enumerate(table.plain_orders) if order},
+        "deck": list(cards.codes),
+        "points": {code: p for code, p in zip(cards.codes, cards.points, strict=True) if p},
+        "total_points": sum(cards.points),
+    }
+
+
+def _trump_key(game: Game, trump: str | None) -> int:
+    keys = game.cards.trump_keys()
+    if trump is None:
+        return keys[0]
+    if trump.lower() == "none":
+        if NO_TRUMP not in keys:
+            raise ValueError(f"{game.name} is not played without trumps")
+        return NO_TRUMP
+    try:
+        key = game.cards.suit(trump)
+    except ValueError:
+        raise ValueError(f"{trump!r} is not a suit of {game.name} ({', '.join(game.cards.suit_codes)})") from None
+    if key not in keys:
+        raise ValueError(f"{game.name} cannot have {trump} as trumps")
+    return key
+
+
+def rules_text(game: Game, trump: str | None = None) -> str:
+    """A readable rules summary: deck, ranks per trump suit, ladder, obligations, payouts."""
+    spec = game.spec
+    cards = game.cards
+    out: list[str] = [f"{spec.title} ({game.name}, fingerprint {game.fingerprint})", ""]
+    out.append(f"Deck: {cards.size} cards, {', '.join(s.name for s in spec.deck.suits)}.")
+    if any(cards.points):
+        pts = ", ".join(f"{cards.rank_codes[r]}={spec.deck.points.get(cards.rank_codes[r], 0)}"
+                        for r in range(len(cards.rank_codes)))
+        out.append(f"Card points: {pts} ({sum(cards.points)} in all).")
+    keys = [_trump_key(game, trump)] if trump is not None else list(cards.trump_keys())
+    for key in keys:
+        data = rules_data(game, cards.trump_code(key))
+        label = spec.trump.none_name if key == NO_TRUMP else f"{cards.trump_code(key)} trumps"
+        out.append("")
+        out.append(f"With {label}:")
+        if data["trump_order"]:
+            order = [f"{c} ({data['promoted'][c]})" if c in data["promoted"] else c for c in data["trump_order"]]
+            out.append(f"  trumps ({len(order)}), high to low: {' '.join(order)}")
+        for suit, order in data["plain_orders"].items():
+            out.append(f"  {suit}, high to low: {' '.join(order)}")
+    rules = game.rules
+    if rules.contracts:
+        out.append("")
+        out.append("Contracts, low to high: " + " < ".join(c.name for c in rules.contracts))
+    obligations = [o.rule for o in spec.play.obligations]
+    out.append("")
+    out.append("Play obligations: " + (", ".join(obligations) if obligations else "none"))
+    if spec.declarations:
+        out.append("Declarations: " + ", ".join(f"{d.name} ({'+'.join(d.ranks)} of {d.suit}, {d.points})"
+                                              for d in spec.declarations))
+    out.append("")
+    out.append(f"Scoring in {spec.scoring.unit}:")
+    for o in (*spec.scoring.outcomes, *spec.scoring.bonuses):
+        pays = "; ".join(f"{p.from_ + ' -> ' if p.from_ else ''}{p.to}: {p.amount}{' (split)' if p.split else ''}"
+                         for p in o.pay)
+        scope = f" [{', '.join(c or 'no contract' for c in o.contracts)}]" if o.contracts else ""
+        out.append(f"  {o.name}{scope}: when {o.when}: {pays or 'nothing'}")
+    m = spec.match
+    ends = []
+    if m.target:
+        ends.append(f"a side reaches {m.target}")
+    if m.deals:
+        ends.append(f"after {m.deals} deals")
+    out.append(f"Match ends when {' or '.join(ends)}; ties: {m.tie_break}.")
+    if spec.options:
+        out.append("")
+        out.append("Options:")
+        for name, opt in spec.options.items():
+            out.append(f"  {name} = {game.options.get(name, opt.default)} (choices: {', '.join(opt.choices)})"
+                       f"{' - ' + opt.doc if opt.doc else ''}")
+    return "\n".join(out)
+
+
+def _seat(seat: int) -> str:
+    return "pot" if seat < 0 else f"seat {seat}"
+
+
+def describe_event(event: Event) -> str | None:
+    """One line for a match printout, or ``None`` for events not worth a line."""
+    if isinstance(event, Dealt):
+        return f"\nDeal {event.deal + 1}, dealer seat {event.dealer}" + (
+            f", turned {event.turned}" if event.turned else "") + "".join(
+            f"\n  seat {s}: {' '.join(h)}" for s, h in enumerate(event.hands))
+    if isinstance(event, Misdealt):
+        return f"Misdeal ({event.reason}); seat {event.dealer} deals again"
+    if isinstance(event, Redeal):
+        return "All passed; the cards are dealt again"
+    if isinstance(event, Passed):
+        return f"  seat {event.seat}: pass"
+    if isinstance(event, BidMade):
+        return f"  seat {event.seat}: bid {event.contract}"
+    if isinstance(event, AuctionWon):
+        return f"  seat {event.seat} plays {event.contract}{' (forced)' if event.forced else ''}"
+    if isinstance(event, TrumpNamed):
+        return f"  seat {event.seat} names trumps: {event.suit}"
+    if isinstance(event, CardCalled):
+        return f"  seat {event.seat} calls {event.card}"
+    if isinstance(event, CardGiven):
+        return f"  seat {event.seat} gives a card to seat {event.to}"
+    if isinstance(event, Announced):
+        return f"  seat {event.seat} announces {event.name}"
+    if isinstance(event, Declared):
+        return f"  seat {event.seat} declares {event.name} in {event.suit} ({event.points})"
+    if isinstance(event, PartnerRevealed):
+        return f"  seat {event.seat} is revealed as the partner ({event.card})"
+    if isinstance(event, TrickWon):
+        return f"  trick {event.number}: {' '.join(event.cards)} -> seat {event.seat}"
+    if isinstance(event, Paid):
+        return f"  {_seat(event.payer)} pays {event.amount} to {_seat(event.payee)} ({event.reason})"
+    if isinstance(event, Awarded):
+        return f"  seats {', '.join(map(str, event.seats))} score {event.points} ({event.reason})"
+    if isinstance(event, DealScored):
+        pot = f", pot {event.pot}" if event.pot else ""
+        return f"  scores: {' '.join(str(x) for x in event.scoreboard)}{pot}"
+    if isinstance(event, MatchEnded):
+        return f"\nMatch over. Winners: seats {', '.join(map(str, event.winners))}. Final: " + ", ".join(
+            f"seat {s} {x}" for s, x in enumerate(event.scoreboard))
+    if isinstance(event, CardPlayed):
+        return None
+    return None
