@@ -7,12 +7,12 @@ secretly called partner are not in a view.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from typing import Protocol
 
 from trickrules.cards import NO_TRUMP, TRUMP_BASE
 from trickrules.game import Game
-from trickrules.rng import SplitMix64
 from trickrules.view import View
 
 __all__ = ["BOTS", "Bot", "HeuristicBot", "RandomBot", "make_bots"]
@@ -31,11 +31,11 @@ class RandomBot:
 
     def __init__(self, game: Game, seed: int = 0) -> None:
         self.game = game
-        self._rng = SplitMix64(seed)
+        self._rng = random.Random(seed)
 
     def choose(self, view: View) -> str:
         """A legal action at random."""
-        return view.legal[self._rng.below(len(view.legal))]
+        return view.legal[self._rng.randrange(len(view.legal))]
 
 
 class HeuristicBot:
@@ -49,7 +49,7 @@ class HeuristicBot:
 
     def __init__(self, game: Game, seed: int = 0) -> None:
         self.game = game
-        self._rng = SplitMix64(seed)
+        self._rng = random.Random(seed)
 
     def choose(self, view: View) -> str:
         """A legal action chosen by the rules of thumb."""

@@ -223,6 +223,15 @@ def compile_formula(source: str, allowed: Iterable[str], *, where: str = "") -> 
         else:
             message = f"the names {quoted} are not variables of this formula (allowed: {listed})."
         raise _error(where, message)
+    if not compiler.used:
+        # A formula without variables is folded to its value once, here, so that
+        # an error in it (a division by zero) shows when the spec is loaded.
+        value = evaluator({})
+        value = int(value) if type(value) is bool else value
+
+        def evaluator(env: _Env, value: Number = value) -> Number:
+            return value
+
     return Formula(source=text, variables=frozenset(compiler.used), evaluator=evaluator)
 
 

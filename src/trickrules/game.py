@@ -32,13 +32,16 @@ class Game:
 
     __slots__ = (
         "_actions",
+        "card_of",
         "cards",
         "fingerprint",
+        "has_card_points",
         "name",
         "options",
         "play_actions",
         "privileged",
         "rules",
+        "scoring_plan",
         "source",
         "spec",
         "suit_masks",
@@ -89,9 +92,25 @@ class Game:
             for seat in team:
                 team_of[seat] = n
         self.team_of: tuple[int, ...] = tuple(team_of)
+        self.has_card_points = any(self.cards.points)
+        from trickrules.scoring import scoring_plan
+
+        self.scoring_plan = scoring_plan(self)
+        self.card_of: dict[str, int] = {c: n for n, c in enumerate(self.cards.codes)}
         self.play_actions: tuple[Action, ...] = tuple(Action("play", c) for c in self.cards.codes)
-        self._actions: dict[str, Action] = {str(a): a for a in self.play_actions}
-        self._actions["pass"] = Action("pass")
+        # Every action text the rules can offer, built once and shared.
+        actions: list[Action] = [*self.play_actions, Action("pass")]
+        actions += [Action("give", c) for c in self.cards.codes]
+        actions += [Action("call", c) for c in self.cards.codes]
+        actions += [Action("bid", c.name) for c in self.rules.contracts]
+        actions += [Action("trump", s) for s in self.cards.suit_codes] + [Action("trump", "none")]
+        actions += [Action("announce", name) for name, _ in self.rules.announcements]
+        for decl in self.rules.declarations:
+            if decl.suit == "trump":
+                actions.append(Action("declare", decl.name))
+            else:
+                actions += [Action("declare", f"{decl.name} {s}") for s in self.cards.suit_codes]
+        self._actions: dict[str, Action] = {str(a): a for a in actions}
 
     def __repr__(self) -> str:
         chosen = ", ".join(f"{k}={v}" for k, v in self.options.items() if v != self.spec.options[k].default)

@@ -1,7 +1,8 @@
 """Scoring a deal: evaluating the spec's outcomes and bonuses, moving chips or
 awarding points, and ending the match.
 
-The variables the formulas see are listed in ``docs/dsl.md``. Outcomes apply
+The variables the formulas see are listed in ``docs/dsl.md``; ``pot`` is
+the pot as the deal's scoring begins, whatever earlier payments moved. Outcomes apply
 *first match* per subject (the deal, each side, or each player); bonuses
 apply wherever their condition holds. Chips move from payer to payee (the
 pot is seat ``-1`` and never pays out more than it holds); points are added
@@ -11,9 +12,8 @@ to every seat of the receiving role.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from attrs import evolve
 
 from trickrules.events import POT, Awarded, DealScored, Event, MatchEnded, Paid
 from trickrules.formula import Number, to_int
@@ -104,99 +104,159 @@ def _top_trumps(game: Game, d: DealInfo, seat: int) -> int:
     return count
 
 
+class _Deal:
+    """What a finished deal decided, for computing formula variables."""
+
+    __slots__ = ("bonus", "card_points", "d", "declared", "game", "last_winner", "match", "revokers", "tricks",
+                 "winners")
+
+    def __init__(self, game: Game, match: MatchInfo, d: DealInfo, tally: Tally) -> None:
+        n = game.players
+        tricks = [0] * n
+        for w in tally.winners:
+            tricks[w] += 1
+        if game.has_card_points:
+            points = game.cards.points
+            card_points = [sum(points[c] for c in _bits(tally.won[s])) for s in range(n)]
+        else:
+            card_points = [0] * n
+        declared = [0] * n
+        for seat, k, _ in tally.declared:
+            declared[seat] += game.rules.declarations[k].points
+        self.game = game
+        self.match = match
+        self.d = d
+        self.tricks = tricks
+        self.card_points = card_points
+        self.declared = declared
+        self.winners = tally.winners
+        self.last_winner = tally.winners[-1]
+        self.revokers = {seat for seat, _ in tally.revokes}
+        self.bonus = game.rules.last_trick_bonus
+
+
+def _run(x: _Deal, side: tuple[int, ...]) -> int:
+    count = 0
+    for w in x.winners:
+        if w not in side:
+            break
+        count += 1
+    return count
+
+
+def _points(x: _Deal, side: tuple[int, ...]) -> int:
+    return sum(x.card_points[s] + x.declared[s] for s in side) + (x.bonus if x.last_winner in side else 0)
+
+
+def _top_trumps_of(x: _Deal, seat: int) -> int:
+    return _top_trumps(x.game, x.d, seat) if x.d.trump >= 0 else 0
+
+
+# How each built-in side variable is computed: (deal, side, other side) -> value.
+_SIDE: dict[str, Any] = {
+    "tricks": lambda x, side, other: sum(x.tricks[s] for s in side),
+    "opp_tricks": lambda x, side, other: sum(x.tricks[s] for s in other),
+    "card_points": lambda x, side, other: sum(x.card_points[s] for s in side),
+    "opp_card_points": lambda x, side, other: sum(x.card_points[s] for s in other),
+    "declared": lambda x, side, other: sum(x.declared[s] for s in side),
+    "opp_declared": lambda x, side, other: sum(x.declared[s] for s in other),
+    "last_trick": lambda x, side, other: x.last_winner in side,
+    "points": lambda x, side, other: _points(x, side),
+    "opp_points": lambda x, side, other: _points(x, other),
+    "revoked": lambda x, side, other: any(s in x.revokers for s in side),
+    "opp_revoked": lambda x, side, other: any(s in x.revokers for s in other),
+    "is_declarer_side": lambda x, side, other: x.d.declarer in side,
+    "run": lambda x, side, other: _run(x, side),
+    "score": lambda x, side, other: x.match.scores[side[0]],
+    "opp_score": lambda x, side, other: max((x.match.scores[s] for s in other), default=0),
+    "declarer_tricks": lambda x, side, other: x.tricks[x.d.declarer] if x.d.declarer >= 0 else 0,
+    "partner_tricks": lambda x, side, other: (
+        x.tricks[x.d.partner] if x.d.partner >= 0 and x.d.partner != x.d.declarer else 0),
+}
+# How each built-in player variable is computed: (deal, seat) -> value.
+_PLAYER: dict[str, Any] = {
+    "top_trumps": _top_trumps_of,
+    "is_declarer": lambda x, seat: seat == x.d.declarer,
+    "is_partner": lambda x, seat: seat == x.d.partner and seat != x.d.declarer,
+    "own_tricks": lambda x, seat: x.tricks[seat],
+}
+
+
+def scoring_plan(game: Game) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The built-in side and player variables that some scoring formula reads.
+
+    Only these are computed when a deal is scored. Variables read by the
+    spec's own ``vars`` count too, whether or not anything reads those.
+    """
+    rules = game.rules
+    used: set[str] = set()
+    for outcome in (*rules.outcomes, *rules.bonuses):
+        used |= outcome.when.variables
+        for pay in outcome.pay:
+            used |= pay.amount.variables
+    for _, formula in rules.vars:
+        used |= formula.variables
+    for contract in rules.contracts:
+        for _, formula in contract.vars:
+            used |= formula.variables
+    return tuple(n for n in _SIDE if n in used), tuple(n for n in _PLAYER if n in used)
+
+
 def finish_deal(
     state: State, hands: tuple[int, ...], d: DealInfo, tally: Tally, events: list[tuple[object, Event]]
 ) -> State:
     """Score the finished deal, then deal the next one or end the match."""
-    from trickrules.state import DEALER, OVER, _make, _start_deal
+    from trickrules.state import DEALER, OVER, _make, _start_deal, evolve
 
     game = state.game
     rules = game.rules
     n = rules.players
     match = state.match
-    cards = game.cards
-    tricks = [0] * n
-    for w in tally.winners:
-        tricks[w] += 1
-    card_points = [sum(cards.points[c] for c in _bits(tally.won[s])) for s in range(n)]
-    declared = [0] * n
-    for seat, k, _ in tally.declared:
-        declared[seat] += rules.declarations[k].points
-    last_winner = tally.winners[-1]
+    everyone = tuple(range(n))
+    x = _Deal(game, match, d, tally)
     sides = sides_of_deal(game, d)
     contract = rules.contracts[d.contract] if d.contract >= 0 else None
     base: Env = deal_constants(game, match, d.number)
     base.update(no_contract=contract is None, no_trump=d.trump < 0, forced=d.forced)
     for a, _ in rules.announcements:
         base[f"announced_{a}"] = a in d.announced
-    revokers = {seat for seat, _ in tally.revokes}
-
-    side_cache: dict[tuple[int, ...], Env] = {}
-    player_cache: dict[int, Env] = {}
+    formulas = (*rules.vars, *(contract.vars if contract is not None else ()))
+    side_names, player_names = game.scoring_plan
+    player_formulas = any(f.variables & set(_PLAYER) for _, f in formulas)
 
     def side_env(side: tuple[int, ...]) -> Env:
         found = side_cache.get(side)
         if found is None:
-            found = side_cache[side] = _side_env(side)
+            other = tuple(s for s in everyone if s not in side)
+            found = dict(base)
+            for name in side_names:
+                found[name] = _SIDE[name](x, side, other)
+            for name, formula in formulas:
+                found[name] = formula.evaluate(found)
+            side_cache[side] = found
         return found
-
-    def _side_env(side: tuple[int, ...]) -> Env:
-        other = tuple(s for s in range(n) if s not in side)
-        env: Env = dict(base)
-        st = sum(tricks[s] for s in side)
-        env["tricks"] = st
-        env["opp_tricks"] = sum(tricks[s] for s in other)
-        cp = sum(card_points[s] for s in side)
-        ocp = sum(card_points[s] for s in other)
-        dp = sum(declared[s] for s in side)
-        odp = sum(declared[s] for s in other)
-        bonus = rules.last_trick_bonus
-        env["card_points"] = cp
-        env["opp_card_points"] = ocp
-        env["declared"] = dp
-        env["opp_declared"] = odp
-        env["last_trick"] = last_winner in side
-        env["points"] = cp + dp + (bonus if last_winner in side else 0)
-        env["opp_points"] = ocp + odp + (bonus if last_winner in other else 0)
-        env["revoked"] = any(s in revokers for s in side)
-        env["opp_revoked"] = any(s in revokers for s in other)
-        env["is_declarer_side"] = d.declarer in side
-        run = 0
-        for w in tally.winners:
-            if w not in side:
-                break
-            run += 1
-        env["run"] = run
-        env["score"] = match.scores[side[0]] if side else 0
-        env["opp_score"] = max((match.scores[s] for s in other), default=0)
-        env["declarer_tricks"] = tricks[d.declarer] if d.declarer >= 0 else 0
-        env["partner_tricks"] = tricks[d.partner] if d.partner >= 0 and d.partner != d.declarer else 0
-        for name, formula in rules.vars:
-            env[name] = formula.evaluate(env)
-        if contract is not None:
-            for name, formula in contract.vars:
-                env[name] = formula.evaluate(env)
-        return env
 
     def player_env(seat: int) -> Env:
         found = player_cache.get(seat)
-        if found is not None:
-            return found
-        side = next(s for s in sides if seat in s)
-        env = player_cache[seat] = dict(side_env(side))
-        env["top_trumps"] = _top_trumps(game, d, seat) if d.trump >= 0 else 0
-        env["is_declarer"] = seat == d.declarer
-        env["is_partner"] = seat == d.partner and seat != d.declarer
-        env["own_tricks"] = tricks[seat]
-        return env
+        if found is None:
+            side = next(s for s in sides if seat in s)
+            found = dict(side_env(side))
+            for name in player_names:
+                found[name] = _PLAYER[name](x, seat)
+            if player_names and player_formulas:
+                for name, formula in formulas:
+                    found[name] = formula.evaluate(found)
+            player_cache[seat] = found
+        return found
 
+    side_cache: dict[tuple[int, ...], Env] = {}
+    player_cache: dict[int, Env] = {}
     scores = list(match.scores)
     pot = match.pot
     applied: list[str] = []
     contract_name = contract.name if contract is not None else ""
 
     def roles(role: str, side: tuple[int, ...], player: int) -> tuple[int, ...]:
-        everyone = tuple(range(n))
         if role == "pot":
             return (POT,)
         if role == "declarer":
@@ -217,13 +277,13 @@ def finish_deal(
             return tuple(s for s in everyone if s != player)
         return everyone
 
-    def apply(outcome: CompiledOutcome, env: Env, side: tuple[int, ...], player: int) -> None:
+    def pay_out(outcome: CompiledOutcome, env: Env, side: tuple[int, ...], player: int) -> None:
         nonlocal pot
         for pay in outcome.pay:
-            amount = pay.amount.evaluate(env)
             receivers = roles(pay.to, side, player)
             if not receivers:
                 continue
+            amount = pay.amount.evaluate(env)
             if rules.unit == "points":
                 pts = to_int(amount, rules.rounding, where=f"scoring {outcome.name}")
                 if pay.split:
@@ -239,31 +299,29 @@ def finish_deal(
                     continue
                 each: Number = amount
                 if pay.split:
-                    each = Fraction(amount) / len(targets)
+                    k = len(targets)
+                    each = amount // k if type(amount) is int and amount % k == 0 else Fraction(amount) / k
                 chips = to_int(each, rules.rounding, where=f"scoring {outcome.name}")
                 for r in targets:
-                    if payer == POT:
-                        chips_now = min(chips, pot)
-                    else:
-                        chips_now = chips
-                    if chips_now <= 0:
+                    moved = min(chips, pot) if payer == POT else chips
+                    if moved <= 0:
                         continue
                     if payer == POT:
-                        pot -= chips_now
+                        pot -= moved
                     else:
-                        scores[payer] -= chips_now
+                        scores[payer] -= moved
                     if r == POT:
-                        pot += chips_now
+                        pot += moved
                     else:
-                        scores[r] += chips_now
-                    events.append((DEALER, Paid(payer, r, chips_now, outcome.name)))
+                        scores[r] += moved
+                    events.append((DEALER, Paid(payer, r, moved, outcome.name)))
 
     def subjects(for_each: str) -> list[tuple[tuple[int, ...], int]]:
         if for_each == "deal":
             return [(sides[0], d.declarer)] if contract is not None else []
         if for_each == "side":
             return [(side, side[0]) for side in sides]
-        return [(next(s for s in sides if p in s), p) for p in range(n)]
+        return [(next(s for s in sides if p in s), p) for p in everyone]
 
     matched: set[tuple[str, int]] = set()
     for outcome in rules.outcomes:
@@ -277,15 +335,15 @@ def finish_deal(
             if outcome.when.evaluate(env):
                 matched.add(key)
                 applied.append(outcome.name)
-                apply(outcome, env, side, player)
-    for bonus in rules.bonuses:
-        if bonus.contracts is not None and contract_name not in bonus.contracts:
+                pay_out(outcome, env, side, player)
+    for extra in rules.bonuses:
+        if extra.contracts is not None and contract_name not in extra.contracts:
             continue
-        for side, player in subjects(bonus.for_each):
-            env = player_env(player) if bonus.for_each == "player" else side_env(side)
-            if bonus.when.evaluate(env):
-                applied.append(bonus.name)
-                apply(bonus, env, side, player)
+        for side, player in subjects(extra.for_each):
+            env = player_env(player) if extra.for_each == "player" else side_env(side)
+            if extra.when.evaluate(env):
+                applied.append(extra.name)
+                pay_out(extra, env, side, player)
     events.append((DEALER, DealScored(d.number, ", ".join(applied) or "none", tuple(scores), pot)))
     match = evolve(match, scores=tuple(scores), pot=pot, deals_done=match.deals_done + 1)
     winners = _match_winners(game, match, d)

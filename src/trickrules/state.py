@@ -16,7 +16,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from attrs import evolve, field, frozen
+from attrs import field, frozen
+from attrs import fields as attrs_fields
 
 from trickrules.actions import Action
 from trickrules.cards import NO_TRUMP
@@ -113,40 +114,20 @@ class MatchInfo:
     first_dealer: int = 0
 
 
-class _History:
-    """The events so far, as a chain that each step extends without copying."""
-
-    __slots__ = ("entries", "parent", "size")
-
-    def __init__(self, parent: _History | None, entries: tuple[tuple[object, Event], ...]) -> None:
-        self.parent = parent
-        self.entries = entries
-        self.size = (parent.size if parent else 0) + len(entries)
-
-    def all(self) -> list[tuple[object, Event]]:
-        chunks = []
-        node: _History | None = self
-        while node is not None:
-            chunks.append(node.entries)
-            node = node.parent
-        out: list[tuple[object, Event]] = []
-        for chunk in reversed(chunks):
-            out.extend(chunk)
-        return out
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, _History):
-            return NotImplemented
-        return self is other or (self.size == other.size and self.all() == other.all())
-
-    def __hash__(self) -> int:
-        return hash(self.size)
+#: The events so far, as a chain of ``(parent, entries)`` pairs that each step
+#: extends without copying (a plain tuple: the cheapest object Python builds).
+_History = tuple  # (parent _History | None, tuple of (actor, event))
 
 
-def _history_eq(a: _History | None, b: _History | None) -> bool:
-    if a is None or b is None:
-        return a is b
-    return a == b
+def _history_entries(node: Any) -> list[tuple[object, Event]]:
+    chunks = []
+    while node is not None:
+        chunks.append(node[1])
+        node = node[0]
+    out: list[tuple[object, Event]] = []
+    for chunk in reversed(chunks):
+        out.extend(chunk)
+    return out
 
 
 @frozen(repr=False)
@@ -162,13 +143,14 @@ class State:
     deal: DealInfo
     tally: Tally
     match: MatchInfo
-    history: _History | None = field(eq=False)
-    cache: tuple[int, str] | None = field(eq=False, default=None, repr=False)
+    history: Any = field(eq=False, repr=False)
+    # Computed on first use: (legal mask, reason) in the play phase, else the legal texts.
+    cache: Any = field(eq=False, default=None, repr=False)
 
     @property
     def last(self) -> tuple[tuple[object, Event], ...]:
         """The (actor, event) pairs of the step that made this state."""
-        return self.history.entries if self.history is not None else ()
+        return self.history[1] if self.history is not None else ()  # type: ignore[no-any-return]
 
     # -- public read-only views of the state --------------------------------------------
 
@@ -255,7 +237,8 @@ class State:
         """The legal actions of the seat to move, in a stable order (empty when over)."""
         code = self.phase_code
         if code == PLAY:
-            mask, _ = self._legal_play()
+            found = self.cache
+            mask = (found if found is not None else self._legal_play())[0]
             acts = self.game.play_actions
             out = []
             while mask:
@@ -281,10 +264,12 @@ class State:
         Raises :class:`IllegalActionError` naming the rule that forbids it; the
         state is unchanged either way.
         """
-        if isinstance(action, str):
-            action = self.game.action(action)
-        if self.phase_code == PLAY and action.verb == "play":
-            return self._play(action)
+        if action.__class__ is str:
+            action = self.game.action(action)  # type: ignore[arg-type]
+        if self.phase_code == PLAY and action.verb == "play":  # type: ignore[union-attr]
+            return _after_play(self, self._play_card(action), action)  # type: ignore[arg-type]
+        if not isinstance(action, Action):
+            raise IllegalActionError(f"not an action: {action!r}")
         self._check(action)
         return _STEPS[self.phase_code](self, action)
 
@@ -307,7 +292,7 @@ class State:
 
     def entries(self) -> list[tuple[object, Event]]:
         """Every (actor, event) of the match so far, in order."""
-        return self.history.all() if self.history else []
+        return _history_entries(self.history)
 
     # -- internals -------------------------------------------------------------------
 
@@ -320,20 +305,24 @@ class State:
         return tuple(seats)
 
     def _legal_play(self) -> tuple[int, str]:
-        try:
-            found = self.cache
-        except AttributeError:
-            found = None
+        found = self.cache
         if found is None:
             seat = self.to_move_seat
-            d = self.deal
-            found = legal_play_mask(self.game, self.hands[seat], self.trick, self.leader, d.sitting_out,
-                                    seat, d.trump, d.called)
-            _set(self, "cache", found)
-        return found
+            if not self.trick:
+                found = (self.hands[seat], "")
+            else:
+                d = self.deal
+                found = legal_play_mask(self.game, self.hands[seat], self.trick, self.leader, d.sitting_out,
+                                        seat, d.trump, d.called)
+            _S_CACHE(self, found)
+        return found  # type: ignore[no-any-return]
 
     def _legal_texts(self) -> list[str]:
-        return _LEGAL[self.phase_code](self)
+        found = self.cache
+        if found is None:
+            found = _LEGAL[self.phase_code](self)
+            _S_CACHE(self, found)
+        return found  # type: ignore[no-any-return]
 
     def _check(self, action: Action) -> None:
         if self.phase_code == OVER:
@@ -370,25 +359,42 @@ class State:
         """Check a play; return the card and raise the rule that forbids it if illegal."""
         g = self.game
         seat = self.to_move_seat
-        try:
-            card = g.cards.codes.index(action.arg)
-        except ValueError:
-            raise IllegalActionError(f"{action}: {action.arg!r} is not a card of this deck.") from None
+        card = g.card_of.get(action.arg)
+        if card is None:
+            raise IllegalActionError(f"{action}: {action.arg!r} is not a card of this deck.")
         if not (self.hands[seat] >> card) & 1:
             raise IllegalActionError(f"{action}: seat {seat} does not hold {action.arg}.")
-        mask, reason = self._legal_play()
-        if not (mask >> card) & 1 and not g.rules.play.revoke_penalised:
+        found = self.cache
+        mask, reason = found if found is not None else self._legal_play()
+        if not (mask >> card) & 1 and not g.revoke_penalised:
             raise IllegalActionError(
                 f"{action}: {REASONS[reason]}: seat {seat} holds {g.cards.format(_bits(mask))}."
             )
         return card
 
-    def _play(self, action: Action) -> State:
-        card = self._play_card(action)
-        return _after_play(self, card, action)
-
 
 # -- construction helpers --------------------------------------------------------------
+
+_SLOT_SETTERS: dict[type, tuple[tuple[str, Any, Any], ...]] = {}
+
+
+def evolve(obj: Any, **changes: Any) -> Any:
+    """A copy of a slotted attrs value with some fields changed.
+
+    Like :func:`attrs.evolve` without re-running ``__init__``: the engine only
+    copies its own values, already valid, and this is on the play path.
+    """
+    cls = obj.__class__
+    setters = _SLOT_SETTERS.get(cls)
+    if setters is None:
+        names = [a.name for a in attrs_fields(cls)]
+        setters = _SLOT_SETTERS[cls] = tuple(
+            (name, cls.__dict__[name].__get__, cls.__dict__[name].__set__) for name in names)
+    new = _new(cls)
+    for name, get, put in setters:
+        put(new, changes[name] if name in changes else get(obj, cls))
+    return new
+
 
 def _bits(mask: int) -> list[int]:
     out = []
@@ -413,15 +419,15 @@ def _setter(name: str) -> Any:
 
 
 # Slot descriptors set directly: about twice as fast as object.__setattr__ by name.
-_S_GAME, _S_PHASE, _S_MOVE, _S_HANDS, _S_TRICK, _S_LEADER, _S_DEAL, _S_TALLY, _S_MATCH, _S_HIST = (
+_S_GAME, _S_PHASE, _S_MOVE, _S_HANDS, _S_TRICK, _S_LEADER, _S_DEAL, _S_TALLY, _S_MATCH, _S_HIST, _S_CACHE = (
     _setter(n) for n in ("game", "phase_code", "to_move_seat", "hands", "trick", "leader", "deal", "tally",
-                         "match", "history")
+                         "match", "history", "cache")
 )
 
 
 def _make(
     game: Game, phase: int, to_move: int, hands: tuple[int, ...], trick: tuple[int, ...], leader: int,
-    deal: DealInfo, tally: Tally, match: MatchInfo, history: _History | None,
+    deal: DealInfo, tally: Tally, match: MatchInfo, history: Any,
     last: tuple[tuple[object, Event], ...],
 ) -> State:
     """Build a state without attrs' ``__init__`` (this is on the hot path).
@@ -440,7 +446,8 @@ def _make(
     _S_DEAL(s, deal)
     _S_TALLY(s, tally)
     _S_MATCH(s, match)
-    _S_HIST(s, _History(history, last) if last else history)
+    _S_HIST(s, (history, last) if last else history)
+    _S_CACHE(s, None)
     return s
 
 
@@ -516,22 +523,30 @@ def _stacked_masks(
     return tuple(masks), t, reason
 
 
-def _deal_from_seed(game: Game, seed: int, shuffle_no: int, dealer: int) -> tuple[tuple[int, ...], int]:
+def _deal_from_seed(
+    game: Game, seed: int, shuffle_no: int, dealer: int
+) -> tuple[tuple[int, ...], int, tuple[tuple[str, ...], ...]]:
+    """Shuffle and deal; return the hands as masks, the turned card and the hands as codes."""
     rules = game.rules
     n = rules.players
     order = shuffled(seed, shuffle_no, game.cards.size)
-    hands = [0] * n
+    held: list[list[int]] = [[] for _ in range(n)]
     pos = 0
-    last = -1
     for packet in rules.packets:
         for k in range(n):
-            seat = (dealer + 1 + k) % n
-            for _ in range(packet):
-                card = order[pos]
-                pos += 1
-                hands[seat] |= 1 << card
-                last = card
-    return tuple(hands), (last if rules.turn_last_card else -1)
+            held[(dealer + 1 + k) % n].extend(order[pos:pos + packet])
+            pos += packet
+    codes = game.cards.codes
+    masks = []
+    texts = []
+    for cards in held:
+        cards.sort()
+        mask = 0
+        for card in cards:
+            mask |= 1 << card
+        masks.append(mask)
+        texts.append(tuple(codes[c] for c in cards))
+    return tuple(masks), (order[-1] if rules.turn_last_card else -1), tuple(texts)
 
 
 def _start_deal(
@@ -543,12 +558,13 @@ def _start_deal(
     n = rules.players
     if stacked:
         hands, turned_card, misdeal = _stacked_masks(game, stacked, dealer, turned)
+        texts = tuple(_codes(game, h) for h in hands)
         if misdeal:
             events.append((DEALER, Misdealt(number, dealer, misdeal)))
             shuffle_no += 1
-            hands, turned_card = _deal_from_seed(game, match.seed, shuffle_no, dealer)
+            hands, turned_card, texts = _deal_from_seed(game, match.seed, shuffle_no, dealer)
     else:
-        hands, turned_card = _deal_from_seed(game, match.seed, shuffle_no, dealer)
+        hands, turned_card, texts = _deal_from_seed(game, match.seed, shuffle_no, dealer)
     ante = _ante_due(game, match, number)
     if ante:
         scores = list(match.scores)
@@ -556,7 +572,7 @@ def _start_deal(
             events.append((DEALER, Paid(seat, POT, ante, "ante")))
             scores[seat] -= ante
         match = evolve(match, scores=tuple(scores), pot=match.pot + ante * n)
-    events.append((DEALER, Dealt(number, dealer, tuple(_codes(game, h) for h in hands),
+    events.append((DEALER, Dealt(number, dealer, texts,
                                  game.cards.codes[turned_card] if turned_card >= 0 else "")))
     deal = DealInfo(number, shuffle_no, dealer, hands, turned=turned_card)
     if rules.trump_chosen_by == "turned":
@@ -843,8 +859,8 @@ def _after_play(state: State, card: int, action: Action) -> State:
     seat = state.to_move_seat
     d = state.deal
     hands = state.hands
-    hands = (*hands[:seat], hands[seat] & ~(1 << card), *hands[seat + 1:])
-    trick = (*state.trick, card)
+    hands = hands[:seat] + (hands[seat] & ~(1 << card),) + hands[seat + 1:]
+    trick = state.trick + (card,)
     tally = state.tally
     revoke = ""
     if game.revoke_penalised:
@@ -852,7 +868,7 @@ def _after_play(state: State, card: int, action: Action) -> State:
         if not (mask >> card) & 1:
             revoke = reason
             tally = evolve(tally, revokes=(*tally.revokes, (seat, reason)))
-    played = (seat, CardPlayed(seat, action.arg, revoke))
+    played = (seat, _card_played(seat, action.arg, revoke))
     if card == d.called and not d.revealed:
         d = evolve(d, revealed=True)
         events: tuple[tuple[object, Event], ...] = (played, (DEALER, PartnerRevealed(seat, action.arg)))
@@ -886,6 +902,18 @@ def _after_play(state: State, card: int, action: Action) -> State:
             return _make(game, DECLARE, window[0], hands, (), winner, d, tally, state.match, state.history,
                          events)
     return _make(game, PLAY, winner, hands, (), winner, d, tally, state.match, state.history, events)
+
+
+_CP_SEAT, _CP_CARD, _CP_REVOKE = (CardPlayed.__dict__[n].__set__ for n in ("seat", "card", "revoke"))
+
+
+def _card_played(seat: int, card: str, revoke: str) -> CardPlayed:
+    """A :class:`CardPlayed` event, built without attrs' ``__init__`` (hot path)."""
+    ev = _new(CardPlayed)
+    _CP_SEAT(ev, seat)
+    _CP_CARD(ev, card)
+    _CP_REVOKE(ev, revoke)
+    return ev
 
 
 def _codes_in_order(game: Game, cards: tuple[int, ...]) -> tuple[str, ...]:

@@ -1,0 +1,410 @@
+"""Random simulation tests of every bundled game, in the manner of OpenSpiel's.
+
+Seeded random playthroughs check cheap invariants at every step (one seat to
+move, legal actions exactly until the end, every card in one place, chips
+conserved, points never lost) and expensive ones at sampled steps (illegal
+actions refused without a trace, determinism, exact JSON round trips, replay,
+and what views and seat logs keep secret). Stacked deals check that a seat's
+view depends only on what that seat may know.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import trickrules
+from strategies import (
+    GAMES,
+    MAX_LOG_SEED,
+    Hands,
+    Playthrough,
+    Policy,
+    Tracker,
+    actions_of,
+    big_seeds,
+    check_cards,
+    check_history,
+    check_json,
+    check_local,
+    check_partner_secret,
+    check_secrets,
+    check_turn,
+    check_views,
+    is_sampled,
+    playthroughs,
+    restack_others,
+    scaled,
+    seeds,
+    short_game,
+    stacked_deals,
+    walk,
+)
+from trickrules import EventLog, Game, State
+from trickrules.events import CardGiven, Dealt, ExchangeDone, PartnerRevealed
+
+#: Completed deals the random simulation plays per game.
+DEALS_PER_GAME = scaled(60, 1000)
+#: One match in this many also gets the checks that read the whole history.
+HISTORY_EVERY = scaled(3, 8)
+
+
+@dataclass
+class At:
+    """Where a walk is: its step number and state (for failure reports)."""
+
+    step: int = 0
+    state: State | None = None
+
+
+@contextmanager
+def reproduction(game: Game, p: Playthrough) -> Iterator[At]:
+    """Add how to reproduce a failure (game, options, playthrough, actions) to it."""
+    at = At()
+    try:
+        yield at
+    except Exception as exc:
+        exc.add_note(f"game {game.name!r} options {game.options} {p} at step {at.step}")
+        if at.state is not None:
+            exc.add_note(f"actions: {actions_of(at.state)}")
+        raise
+
+
+def play_checked(
+    game: Game,
+    p: Playthrough,
+    rng: random.Random,
+    *,
+    history: bool = True,
+    hands: Hands | None = None,
+) -> tuple[Tracker, State]:
+    """Play ``p`` to the end: cheap checks at every step, expensive ones at sampled steps.
+
+    The checks that read the whole history run only with ``history``; at the
+    last step they load the game again by the name in the log's header.
+    Return the tracker and the last state.
+    """
+    tracker = Tracker(game)
+    with reproduction(game, p) as at:
+        for step, state in walk(game, p, hands):
+            at.step, at.state = step, state
+            tracker.step(state)
+            last = state.is_terminal
+            if is_sampled(step) or last:
+                check_local(state, rng)
+                if history:
+                    check_history(state, rng, by_name=last)
+    assert at.state is not None
+    return tracker, at.state
+
+
+# -- the random simulation -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_random_deals(name: str) -> None:
+    """Play seeded random matches until DEALS_PER_GAME deals have been scored."""
+    game = short_game(name)
+    deals = 0
+    matches = 0
+    while deals < DEALS_PER_GAME:
+        pick = random.Random(f"{name}/{matches}")
+        p = Playthrough(
+            seed=pick.randrange(MAX_LOG_SEED),
+            policy=pick.randrange(2**32),
+            dealer=matches % game.rules.players,
+            pass_bias=(0.0, 0.5, 0.8, 0.95)[matches % 4],
+        )
+        tracker, _ = play_checked(game, p, pick, history=matches % HISTORY_EVERY == 0)
+        deals += tracker.deals
+        matches += 1
+    assert deals >= DEALS_PER_GAME
+
+
+@settings(max_examples=scaled(5, 20))
+@given(p=playthroughs())
+def test_random_playthrough(game: Game, p: Playthrough) -> None:
+    """Random short matches from Hypothesis seeds: every check at sampled steps."""
+    play_checked(game, p, random.Random(p.policy))
+
+
+@settings(max_examples=scaled(1, 3))
+@given(p=playthroughs())
+def test_full_length_match(long_game: Game, p: Playthrough) -> None:
+    """A match with the default options (full length) ends as its rules say."""
+    tracker, last = play_checked(long_game, p, random.Random(p.policy))
+    if not last.is_terminal:
+        return  # the known dead end of no_card_to_call
+    rules = long_game.rules
+    scores = last.scoreboard
+    assert last.winners
+    if rules.match_deals:
+        assert tracker.deals >= rules.match_deals
+    if rules.match_target:
+        assert max(scores.values()) >= rules.match_target
+    if rules.tie_break != "dealer_side":
+        assert all(scores[s] == max(scores.values()) for s in last.winners)
+
+
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [
+        ("quadrille", {"deals": "4", "forced_spadille": "off"}),
+        ("quadrille", {"deals": "4", "called_king_public": "on"}),
+        ("quadrille", {"deals": "4", "matador_forced_by": "any_trump_lead"}),
+        ("cuatrola", {"target": "11", "over_100_bonus": "on"}),
+        ("manille", {"match_end": "12", "revoke": "penalise"}),
+        ("manille", {"match_end": "12", "deal_packets": "4-4", "undertrump": "required"}),
+        ("manille", {"match_end": "12", "partner_winning_exemption": "on"}),
+    ],
+)
+def test_option_variants(name: str, options: dict[str, str]) -> None:
+    """House-rule options keep every invariant too."""
+    game = trickrules.load(name, options)
+    for k in range(scaled(2, 6)):
+        p = Playthrough(seed=1000 + k, policy=k, dealer=k % 4, pass_bias=(0.0, 0.8, 0.95)[k % 3])
+        play_checked(game, p, random.Random(k), history=k == 0)
+
+
+# -- stacked deals and what a view may depend on --------------------------------------
+
+
+@given(data=st.data())
+def test_stacked_deal_is_dealt_as_given(game: Game, data: st.DataObject) -> None:
+    """A stacked first deal gives each seat its cards, and replays from its log."""
+    hands = data.draw(stacked_deals(game), label="hands")
+    dealer = data.draw(st.integers(0, game.rules.players - 1), label="dealer")
+    seed = data.draw(seeds(), label="seed")
+    state = game.new_match(seed=seed, dealer=dealer, hands=hands)
+    for seat, hand in enumerate(hands):
+        assert set(state.hand(seat)) == set(hand)
+    dealt = [e for e in state.last_events if isinstance(e, Dealt)]
+    assert len(dealt) == 1
+    assert [set(h) for h in dealt[0].hands] == [set(h) for h in hands]
+    if game.rules.turn_last_card:
+        assert dealt[0].turned == hands[dealer][-1]
+        assert state.view(0).turned == hands[dealer][-1]
+    check_turn(state)
+    check_cards(state)
+    log = state.log()
+    assert log.header.hands == hands
+    again = trickrules.replay(EventLog.from_json(log.to_jsonl()), partial=True)
+    assert again == state
+
+
+@settings(max_examples=scaled(20, 150))
+@given(data=st.data())
+def test_view_ignores_cards_the_seat_cannot_see(game: Game, data: st.DataObject) -> None:
+    """Permuting the cards a seat cannot see among the other seats leaves its view as it was.
+
+    Checked at the start of a stacked deal, then after each action of a random
+    sequence of actions legal in both deals (until none is).
+    The comparison also stops where the rules themselves make a card's place
+    public and the two deals differ in it: a forced contract (the holder of
+    quadrille's Spadille must play), and a called card whose holder has to act
+    (names trumps in a Casco, exchanges in a Dimidiator) or is announced.
+    """
+    hands = data.draw(stacked_deals(game), label="hands")
+    players = game.rules.players
+    dealer = data.draw(st.integers(0, players - 1), label="dealer")
+    seat = data.draw(st.integers(0, players - 1), label="seat")
+    seed = data.draw(seeds(), label="seed")
+    shuffle = data.draw(st.randoms(use_true_random=False), label="shuffle")
+    other, turned = restack_others(game, hands, dealer, seat, shuffle)
+    policy = Policy(data.draw(st.integers(0, 2**32 - 1), label="policy"), pass_bias=0.5)
+    a = game.new_match(seed=seed, dealer=dealer, hands=hands)
+    b = game.new_match(seed=seed, dealer=dealer, hands=other, turned=turned)
+    assert a.hand(seat) == b.hand(seat)
+    taken: list[str] = []
+    for _ in range(200):
+        if made_public(a) != made_public(b):
+            break
+        if "declare" in (a.phase, b.phase):
+            # The engine opens a declaration window only for seats holding a
+            # meld, so the window itself shows who holds one: an engine bug,
+            # shown by test_declaration_window_shows_who_holds_a_meld.
+            break
+        assert a.view(seat) == b.view(seat), f"after {taken}"
+        assert a.log().for_seat(seat) == b.log().for_seat(seat), f"after {taken}"
+        if a.is_terminal:
+            break
+        common = [x for x in a.legal_actions() if b.is_legal(x)]
+        if not common:
+            break
+        action = policy.choose(a, common)
+        a, b = a.apply(action), b.apply(action)
+        taken.append(str(action))
+
+
+def made_public(state: State) -> tuple[int, ...]:
+    """Return the seats the rules have made public as holders of a card.
+
+    That is the declarer of a forced contract (it holds the forcing card), and
+    the holder of a called card when the contract has it name trumps or
+    exchange with the declarer, or when calls are public. Two deals that differ
+    here give views that differ, as the rules say they should.
+    """
+    d = state.deal
+    seats: list[int] = []
+    if d.forced:
+        seats.append(d.declarer)
+    if d.called >= 0:
+        c = state.game.rules.contracts[d.contract]
+        if c.exchange or c.trump_by == "called_holder" or state.game.rules.call_public:
+            seats.append(d.partner)
+    return tuple(seats)
+
+
+# -- secrets ---------------------------------------------------------------------------
+
+
+@settings(max_examples=scaled(10, 40))
+@given(
+    p=playthroughs(
+        seed=big_seeds(), min_pass_bias=0.5, favour=("", "alliance", "dimidiator", "casco")
+    )
+)
+def test_secret_partner_and_exchange(p: Playthrough) -> None:
+    """Check quadrille's secrets at every step of random matches.
+
+    The called King's holder is in no other seat's view until the King is
+    played, then in every view; cards handed face down in a Dimidiator are in
+    the views and seat logs of the two seats of the exchange only.
+    """
+    game = short_game("quadrille")
+    with reproduction(game, p) as at:
+        for step, state in walk(game, p):
+            at.step, at.state = step, state
+            check_partner_secret(state)
+            events = state.last_events
+            if any(isinstance(e, CardGiven | PartnerRevealed) for e in events):
+                check_views(state)
+            if any(isinstance(e, ExchangeDone) for e in events):
+                log = state.log()
+                for seat in range(game.rules.players):
+                    check_secrets(state, seat, log)
+                check_json(state, log, range(game.rules.players))
+
+
+@settings(max_examples=scaled(5, 20))
+@given(p=playthroughs(seed=big_seeds()))
+def test_seat_logs_keep_secrets(game: Game, p: Playthrough) -> None:
+    """No seat's log or view holds the seed or an unseen card of another hand."""
+    with reproduction(game, p) as at:
+        for step, state in walk(game, p):
+            at.step, at.state = step, state
+            if is_sampled(step) or state.is_terminal:
+                log = state.log()
+                for seat in range(game.rules.players):
+                    check_secrets(state, seat, log)
+
+
+# -- engine bugs (kept, skipped: see the reasons) --------------------------------------
+
+#: Two cuatrola deals (dealer 2, the turned AB makes bastos trumps) that differ only
+#: in cards seat 1 cannot see: seat 0's AC and seat 2's CO change places, so seat 2
+#: holds the Rey and Caballo of oros (a 20) in the second deal only.
+MELD_A: Hands = (
+    ("AO", "3O", "AE", "CO", "SO"),
+    ("3E", "3C", "3B", "CC", "SC"),
+    ("RO", "AC", "RB", "CE", "AB"),
+    ("SE", "RC", "RE", "CB", "SB"),
+)
+MELD_B: Hands = (
+    ("AO", "3O", "AE", "AC", "SO"),
+    ("3E", "3C", "3B", "CC", "SC"),
+    ("RO", "CO", "RB", "CE", "AB"),
+    ("SE", "RC", "RE", "CB", "SB"),
+)
+MELD_ACTIONS = ["pass", "pass", "pass", "pass", "play SE", "play AE", "play 3E", "play CE"]
+
+
+@pytest.mark.skip(
+    reason="engine bug: after a trick the engine opens a declaration window (phase "
+    "'declare', to_move = that seat) only for seats of the winning side that hold a meld, "
+    "so every seat's view and log learn who holds a King-Caballo pair, even if it passes"
+)
+def test_declaration_window_shows_who_holds_a_meld() -> None:
+    """Seat 1's view and log are the same in two deals that differ only in hidden cards."""
+    game = short_game("cuatrola")
+    a = game.new_match(seed=0, dealer=2, hands=MELD_A)
+    b = game.new_match(seed=0, dealer=2, hands=MELD_B)
+    for action in MELD_ACTIONS:
+        a, b = a.apply(action), b.apply(action)
+        assert a.view(1) == b.view(1), f"after {action}"
+        assert a.log().for_seat(1) == b.log().for_seat(1), f"after {action}"
+
+
+@pytest.mark.skip(
+    reason="engine bug: new_match accepts seeds up to 2**63 - 1, but a log whose seed is "
+    "above 2**53 does not read back (LogFormatError: integer ... is out of range)"
+)
+@settings(max_examples=scaled(3, 10))
+@given(name=st.sampled_from(GAMES), seed=st.integers(MAX_LOG_SEED + 1, 2**63 - 1))
+def test_log_round_trip_of_any_seed(name: str, seed: int) -> None:
+    """Every seed new_match accepts gives a log that reads back and replays."""
+    state = short_game(name).new_match(seed=seed)
+    text = state.log().to_jsonl()
+    assert EventLog.from_json(text).to_jsonl() == text
+    assert trickrules.replay(text, partial=True) == state
+
+
+#: A stacked quadrille deal (dealer 1, so seat 2 bids first) where seat 2 holds every
+#: King and Queen outside spades.
+NO_CALL_HANDS: Hands = (
+    ("KS", "QS", "JS", "AS", "2S", "3S", "4S", "5S", "6S", "7S"),
+    ("2H", "3H", "4H", "5H", "6H", "7H", "AD", "2D", "3D", "4D"),
+    ("KH", "KD", "KC", "QH", "QD", "QC", "JH", "JD", "JC", "AH"),
+    ("5D", "6D", "7D", "AC", "2C", "3C", "4C", "5C", "6C", "7C"),
+)
+
+
+@pytest.mark.skip(
+    reason="engine bug: an Alliance declarer who names spades and holds KH KD KC QH QD QC has "
+    "no legal call (the Queen fallback finds nothing either): the match is stuck in the "
+    "call phase with to_move=2 and legal_actions() == ()"
+)
+def test_declarer_holding_every_king_and_queen_can_call() -> None:
+    """A declarer who must call a card always has one to call."""
+    state = short_game("quadrille").new_match(seed=0, dealer=1, hands=NO_CALL_HANDS)
+    for action in ["bid alliance", "pass", "pass", "pass", "trump S"]:
+        state = state.apply(action)
+    assert state.phase == "call"
+    assert state.legal_actions()
+
+
+#: A quadrille Dimidiator (dealer 1, so seat 2 bids first) on a stacked deal, one
+#: suit per seat: seat 2 calls the King of hearts, gives 7D to its holder (seat 3),
+#: gets the King itself back, and leads it.
+GIVEN_BACK_HANDS: Hands = (
+    ("KS", "QS", "JS", "AS", "2S", "3S", "4S", "5S", "6S", "7S"),
+    ("KC", "QC", "JC", "AC", "2C", "3C", "4C", "5C", "6C", "7C"),
+    ("KD", "QD", "JD", "AD", "2D", "3D", "4D", "5D", "6D", "7D"),
+    ("KH", "QH", "JH", "AH", "2H", "3H", "4H", "5H", "6H", "7H"),
+)
+GIVEN_BACK_ACTIONS = [
+    "bid dimidiator", "pass", "pass", "pass", "trump S", "call KH", "give 7D", "give KH", "pass",
+    "play KH",
+]  # fmt: skip
+
+
+@pytest.mark.skip(
+    reason="engine bug: in a Dimidiator the called King's holder may hand the King itself to "
+    "the declarer; when the declarer plays it, PartnerRevealed names the declarer (seat 2) "
+    "while state.deal.partner and every view name the original holder (seat 3)"
+)
+def test_called_card_given_back_reveals_the_partner() -> None:
+    """The seat a PartnerRevealed event names is the partner the state and views name."""
+    state = short_game("quadrille").new_match(seed=0, dealer=1, hands=GIVEN_BACK_HANDS)
+    for action in GIVEN_BACK_ACTIONS:
+        state = state.apply(action)
+    events = [e for e in state.last_events if isinstance(e, PartnerRevealed)]
+    assert events
+    assert events[0].seat == state.deal.partner
+    assert all(state.view(s).partner == events[0].seat for s in range(state.game.rules.players))
