@@ -505,7 +505,7 @@ def illegal_texts(state: State, rng: random.Random, limit: int = 8) -> list[str]
             picks.append(rng.choice(bids))
     others = [t for t in all_illegal(state) if t not in GARBAGE]
     picks += rng.sample(others, min(limit, len(others)))
-    picks += rng.sample(GARBAGE, 4)
+    picks += ["play ZZ", "fly", *rng.sample(GARBAGE, 3)]
     return picks
 
 

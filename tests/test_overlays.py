@@ -314,11 +314,6 @@ def test_three_overlay_levels_load(tmp_path: Path) -> None:
     assert trickrules.load(overlay_chain(tmp_path, 3)).spec.name == "level3"
 
 
-@pytest.mark.skip(
-    reason="engine bug: loader._load_tree checks len(chain) >= MAX_EXTENDS with the root file "
-    "in the chain, so only 3 extends links are followed although MAX_EXTENDS = 4 'links may "
-    "be followed'; 4 overlays over manille fail with 'more than 4 levels of overlays'"
-)
 def test_four_overlay_levels_load(tmp_path: Path) -> None:
     assert trickrules.load(overlay_chain(tmp_path, 4)).spec.name == "level4"
 
@@ -342,11 +337,6 @@ def test_broken_parent_is_named_in_the_error(tmp_path: Path) -> None:
     assert "parent.toml: not valid TOML" in message
 
 
-@pytest.mark.skip(
-    reason="engine bug: loader._load_tree calls _resolve for 'extends' without the overlay's "
-    "name, so a missing parent gives \"'nothere.toml' is neither a bundled game ... nor a spec "
-    "file that exists\" with neither the overlay file nor the key 'extends' in the message"
-)
 def test_missing_parent_names_the_overlay_and_extends(tmp_path: Path) -> None:
     path = write(tmp_path, "orphan.toml", 'extends = "nothere.toml"\n')
     message = load_error(path)
@@ -354,10 +344,6 @@ def test_missing_parent_names_the_overlay_and_extends(tmp_path: Path) -> None:
     assert "extends" in message
 
 
-@pytest.mark.skip(
-    reason="engine bug: loader.merge appends an element whose 'before' names no element "
-    "(a typo silently moves it to the end, and outcomes are first-match)"
-)
 def test_before_naming_no_element_is_refused(tmp_path: Path) -> None:
     text = (
         'extends = "manille"\n\n[[scoring.outcomes]]\nname = "x"\nbefore = "deal wonn"\n'
@@ -366,10 +352,6 @@ def test_before_naming_no_element_is_refused(tmp_path: Path) -> None:
     assert "deal wonn" in load_error(write(tmp_path, "before.toml", text))
 
 
-@pytest.mark.skip(
-    reason="engine bug: loader.merge silently ignores 'remove = true' on a name the base does "
-    "not have (a misspelt name leaves the element in place)"
-)
 def test_remove_naming_no_element_is_refused(tmp_path: Path) -> None:
     text = 'extends = "manille"\n\n[[scoring.outcomes]]\nname = "deal wonn"\nremove = true\n'
     assert "deal wonn" in load_error(write(tmp_path, "remove.toml", text))

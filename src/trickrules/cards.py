@@ -182,7 +182,7 @@ def compile_cards(spec: Spec, where: str) -> CardTable:
         expected = {c for c in range(len(codes)) if suit_of[c] == s and c not in fixed}
         if len(set(order)) != len(order) or set(order) != expected:
             missing = sorted(codes[c] for c in expected - set(order))
-            extra = sorted(codes[c] for c in set(order) - expected)
+            extra = sorted({codes[c] for c in set(order) - expected} | {codes[c] for c in order if order.count(c) > 1})
             raise SpecError(
                 f"{where}: ranks.plain.{key}: the order for suit {code!r} must list each of its cards once "
                 f"(cards that are always trumps excepted); missing {missing}, unexpected or repeated {extra}."

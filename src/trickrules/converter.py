@@ -27,7 +27,12 @@ from typing import Any, TypeVar, get_args, get_origin
 
 import attrs
 import cattrs
-from cattrs.errors import ClassValidationError, ForbiddenExtraKeysError, IterableValidationError
+from cattrs.errors import (
+    ClassValidationError,
+    ForbiddenExtraKeysError,
+    IterableValidationError,
+    IterableValidationNote,
+)
 from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
 
 from trickrules.frozenmap import FrozenMap
@@ -98,7 +103,7 @@ def _make_converter() -> cattrs.Converter:
                 continue
             try:
                 out[key] = item if vtype is Any else conv.structure(item, vtype)
-            except Exception as exc:  # noqa: BLE001 - regrouped below with the key's path
+            except Exception as exc:
                 exc.__notes__ = [*getattr(exc, "__notes__", []), f"@key {key}"]
                 problems.append(exc)
         if problems:
@@ -106,6 +111,34 @@ def _make_converter() -> cattrs.Converter:
         return FrozenMap(out)
 
     conv.register_structure_hook_func(_is_frozenmap, structure_frozenmap)
+
+    def structure_tuple(value: object, tp: Any) -> tuple[Any, ...]:
+        # Only a list is a list: a string or a table must not be taken apart
+        # into characters or keys (a typo would silently change a rule).
+        if not isinstance(value, list | tuple):
+            raise _WrongValue(f"expected a list, found {_show(value)}")
+        args = get_args(tp)
+        if len(args) == 2 and args[1] is Ellipsis:
+            types = [args[0]] * len(value)
+        elif args:
+            if len(args) != len(value):
+                raise _WrongValue(f"expected a list of {len(args)} items, found {len(value)}")
+            types = list(args)
+        else:
+            types = [Any] * len(value)
+        out = []
+        problems: list[Exception] = []
+        for index, (item, item_type) in enumerate(zip(value, types, strict=True)):
+            try:
+                out.append(item if item_type is Any else conv.structure(item, item_type))
+            except Exception as exc:  # noqa: BLE001 - regrouped below with the item's index
+                exc.__notes__ = [*getattr(exc, "__notes__", []), IterableValidationNote(f"@ {index}", index, item_type)]
+                problems.append(exc)
+        if problems:
+            raise IterableValidationError("list", problems, tp)
+        return tuple(out)
+
+    conv.register_structure_hook_func(lambda tp: tp is tuple or get_origin(tp) is tuple, structure_tuple)
     conv.register_unstructure_hook_func(
         _is_frozenmap, lambda m: {k: conv.unstructure(v) for k, v in m.items()}
     )
@@ -176,6 +209,11 @@ def _walk(exc: BaseException, path: str, out: list[str]) -> None:
         out.append(f"{where}: {exc}")
     elif isinstance(exc, ValueError):
         first = exc.args[0] if exc.args else exc
+        if len(exc.args) == 4 and hasattr(exc.args[1], "name"):
+            # An attrs ``in_`` validator: (message, attribute, options, value).
+            name = exc.args[1].name
+            where = f"{path}.{name}" if path else name
+            first = f"expected one of {', '.join(repr(o) for o in exc.args[2])}, found {exc.args[3]!r}"
         out.append(f"{where}: {first}")
     elif isinstance(exc, TypeError | AttributeError):
         out.append(f"{where}: wrong kind of value ({exc})")

@@ -31,7 +31,8 @@ class SpecError(TrickrulesError, ValueError):
 
 class FormulaError(SpecError):
     """A payout or scoring formula is malformed, uses a forbidden construct,
-    or produced a value out of the allowed range while being evaluated."""
+    or produced a value out of the allowed range while being evaluated.
+    """
 
 
 class IllegalActionError(TrickrulesError, ValueError):
@@ -43,15 +44,17 @@ class IllegalActionError(TrickrulesError, ValueError):
 
 class LogFormatError(TrickrulesError, ValueError):
     """An event log is not readable: not JSON, the wrong format or version,
-    too large, too deeply nested, or holding values of the wrong type."""
+    too large, too deeply nested, or holding values of the wrong type.
+    """
 
 
 class LogIntegrityError(TrickrulesError, ValueError):
     """An event log reads, but does not replay to the events it records.
 
     ``seq`` is the sequence number of the first event that does not match,
-    or ``None`` when the log as a whole is wrong (a changed header, or a log
-    that ends before the game does: then ``incomplete`` is true).
+    or ``None`` when the header is wrong. A log that ends before the match
+    (or inside a step) has ``incomplete`` true and ``seq`` equal to the
+    number of events it holds: the first one missing.
     """
 
     def __init__(self, message: str, *, seq: int | None = None, incomplete: bool = False):

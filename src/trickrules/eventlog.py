@@ -127,7 +127,7 @@ def _header_from(data: Any) -> LogHeader:
         body["options"] = [[k, v] for k, v in options.items()]
     try:
         header: LogHeader = converter.structure(body, LogHeader)
-    except Exception as exc:  # noqa: BLE001 - reported with its paths
+    except Exception as exc:
         raise LogFormatError(f"line 1: malformed header: {'; '.join(describe_error(exc))}") from None
     return header
 
@@ -168,7 +168,7 @@ class EventLog:
             seed=m.seed,
             dealer=m.first_dealer,
             hands=m.stacked,
-            turned=_stacked_turned(state),
+            turned=m.stacked_turned,
         )
         entries = tuple(LogEntry(n, actor if isinstance(actor, int) else "dealer", ev)  # type: ignore[arg-type]
                         for n, (actor, ev) in enumerate(state.entries()))
@@ -222,13 +222,15 @@ class EventLog:
             raise LogFormatError("a log must be text")
         if len(text) > MAX_LOG_BYTES:
             raise LogFormatError(f"the log is {len(text)} characters; at most {MAX_LOG_BYTES} are read")
-        lines = [line for line in text.split("\n") if line.strip()]
+        if text.count("\n") > MAX_EVENTS + 1:
+            raise LogFormatError(f"the log has more than {MAX_EVENTS + 1} lines")
+        # Blank lines are skipped; messages give each line's number in the text.
+        lines = [(n, line) for n, line in enumerate(text.split("\n"), start=1) if line.strip()]
         if not lines:
             raise LogFormatError("the log is empty")
-        if len(lines) > MAX_EVENTS + 1:
-            raise LogFormatError(f"the log has more than {MAX_EVENTS} events")
-        header = _header_from(_loads(lines[0], "line 1"))
-        entries = tuple(_entry_from(_loads(line, f"line {n + 2}"), n + 2) for n, line in enumerate(lines[1:]))
+        first, head = lines[0]
+        header = _header_from(_loads(head, f"line {first}"))
+        entries = tuple(_entry_from(_loads(line, f"line {n}"), n) for n, line in lines[1:])
         return cls(header, entries)
 
     def save(self, path: str) -> None:
@@ -248,7 +250,8 @@ class EventLog:
 
     def for_seat(self, seat: int) -> EventLog:
         """The log as ``seat`` may see it: other hands, others' exchanged cards and
-        the seed are replaced by ``"?"`` or left out."""
+        the seed are replaced by ``"?"`` or left out.
+        """
         entries = []
         for e in self.entries:
             ev = e.event
@@ -260,15 +263,6 @@ class EventLog:
         hands = tuple(h if s == seat else (HIDDEN,) * len(h) for s, h in enumerate(self.header.hands))
         header = evolve(self.header, seed=None, hands=hands, seat=seat)
         return EventLog(header, tuple(entries))
-
-
-def _stacked_turned(state: State) -> str:
-    if not state.match.stacked:
-        return ""
-    for _, ev in state.entries():
-        if isinstance(ev, Dealt):
-            return ev.turned
-    return ""
 
 
 def action_of(game: Game, event: Event) -> Action:
@@ -302,6 +296,7 @@ def replay(log: EventLog | str | bytes, game: Game | None = None, *, partial: bo
     be read.
     """
     from trickrules.game import load
+    from trickrules.loader import bundled_names
 
     if not isinstance(log, EventLog):
         log = EventLog.from_json(log)
@@ -312,7 +307,12 @@ def replay(log: EventLog | str | bytes, game: Game | None = None, *, partial: bo
         raise LogIntegrityError("header: the seed is missing")
     if h.rng != RNG_VERSION:
         raise LogIntegrityError(f"header: random-number version {h.rng} is not this library's ({RNG_VERSION})")
+    if h.turned and not h.hands:
+        raise LogIntegrityError("header: a turned card is given without stacked hands")
     if game is None:
+        if h.game not in bundled_names():
+            # A header must not make replay read a file it names: pass game= for other specs.
+            raise LogIntegrityError(f"header: {h.game!r} is not a bundled game; pass the game to replay()")
         try:
             game = load(h.game, dict(h.options))
         except SpecError as exc:

@@ -30,16 +30,16 @@ __all__ = [
     "CardCalled",
     "CardGiven",
     "CardPlayed",
-    "Dealt",
     "DealScored",
+    "Dealt",
     "Declared",
     "Event",
     "ExchangeDone",
     "MatchEnded",
     "Misdealt",
+    "Paid",
     "PartnerRevealed",
     "Passed",
-    "Paid",
     "Redeal",
     "TrickWon",
     "TrumpNamed",
@@ -157,7 +157,8 @@ class Announced:
 @frozen
 class CardPlayed:
     """A card was played to the trick. ``revoke`` names a broken obligation
-    (only when the rules accept revokes and penalise them later)."""
+    (only when the rules accept revokes and penalise them later).
+    """
 
     TAG: ClassVar[str] = "play"
     seat: int
@@ -274,7 +275,7 @@ def event_from_data(data: object) -> Event:
     body = {k: v for k, v in data.items() if k != "type"}
     try:
         event: Event = converter.structure(body, cls)
-    except Exception as exc:  # noqa: BLE001 - reported with its paths
+    except Exception as exc:
         from trickrules.converter import describe_error
 
         raise LogFormatError(f"malformed {tag!r} event: {'; '.join(describe_error(exc))}") from None

@@ -150,50 +150,68 @@ def _merge_key(items: list[Any]) -> str | None:
     return None
 
 
-def merge(base: Any, patch: Any) -> Any:
+class MergeError(ValueError):
+    """A patch cannot be merged; the loader adds the file name."""
+
+
+def merge(base: Any, patch: Any, path: str = "") -> Any:
     """Merge ``patch`` over ``base`` (both plain data) and return the result.
 
     Tables merge key by key. An array of tables that all carry a ``name``
-    (or ``rule``) merges element by element on that key: an element with
-    ``remove = true`` is dropped, a new key is appended (or inserted where
-    ``before = "<key>"`` says) — unless the patch
-    names every element of the base, in which case the patch's order is the
-    result's order. Anything else in the patch replaces what the base had.
+    (or ``rule``) merges element by element on that key: a patch element
+    with the name of an existing one merges into it; ``remove = true``
+    drops it; a new name is appended, or inserted where ``before = "<name>"``
+    says. When the patch names every element of the base, the patch's order
+    is the result's order. Anything else in the patch replaces what the base
+    had. A ``remove`` or ``before`` that names nothing is a :class:`MergeError`.
     """
     if isinstance(base, dict) and isinstance(patch, dict):
         out = dict(base)
         for key, value in patch.items():
-            out[key] = merge(base[key], value) if key in base else copy.deepcopy(value)
+            sub = f"{path}.{key}" if path else str(key)
+            out[key] = merge(base[key], value, sub) if key in base else copy.deepcopy(value)
         return out
     if isinstance(base, list) and isinstance(patch, list):
         key = _merge_key(base)
         if key is not None and _merge_key(patch) == key:
-            result = [dict(i) for i in base]
-            positions = {item[key]: n for n, item in enumerate(result)}
-            dropped: set[int] = set()
-            for item in patch:
-                body = {k: v for k, v in item.items() if k != "remove"}
-                if item[key] in positions:
-                    n = positions[item[key]]
-                    if item.get("remove") is True:
-                        dropped.add(n)
-                    else:
-                        result[n] = merge(result[n], body)
-                elif item.get("remove") is not True:
-                    before = body.pop("before", None)
-                    at = len(result)
-                    if isinstance(before, str) and before in positions:
-                        at = positions[before]
-                    result.insert(at, copy.deepcopy(body))
-                    positions = {x[key]: n for n, x in enumerate(result)}
-                    dropped = {positions[x[key]] for x in patch if x.get("remove") is True and x[key] in positions}
-            kept = [item for n, item in enumerate(result) if n not in dropped]
-            named = [item[key] for item in patch]
-            if all(item[key] in named for item in base):
-                # The patch names every element: it also gives the order.
-                kept.sort(key=lambda item: named.index(item[key]) if item[key] in named else len(named))
-            return kept
+            return _merge_named(base, patch, key, path)
     return copy.deepcopy(patch)
+
+
+def _merge_named(base: list[Any], patch: list[Any], key: str, path: str) -> list[Any]:
+    result = [dict(item) for item in base]
+
+    def index_of(name: object) -> int | None:
+        return next((n for n, item in enumerate(result) if item[key] == name), None)
+
+    for item in patch:
+        name = item[key]
+        where = f"{path}[{key} = {name!r}]"
+        body = {k: v for k, v in item.items() if k not in ("remove", "before")}
+        at = index_of(name)
+        if item.get("remove") is True:
+            if at is None:
+                raise MergeError(f"{where}: 'remove = true' names an element that is not there.")
+            del result[at]
+            continue
+        if at is not None:
+            if "before" in item:
+                raise MergeError(f"{where}: 'before' places a new element; {name!r} is already there.")
+            result[at] = merge(result[at], body, where)
+            continue
+        before = item.get("before")
+        if before is None:
+            result.append(copy.deepcopy(body))
+            continue
+        place = index_of(before)
+        if place is None:
+            raise MergeError(f"{where}: before = {before!r} names no element.")
+        result.insert(place, copy.deepcopy(body))
+    named = [item[key] for item in patch if item.get("remove") is not True]
+    if all(item[key] in named for item in base if index_of(item[key]) is not None):
+        # The patch names every element that is left: it also gives the order.
+        result.sort(key=lambda item: named.index(item[key]) if item[key] in named else len(named))
+    return result
 
 
 def _load_tree(path: Path, chain: tuple[Path, ...]) -> tuple[dict[str, Any], dict[str, str]]:
@@ -208,16 +226,26 @@ def _load_tree(path: Path, chain: tuple[Path, ...]) -> tuple[dict[str, Any], dic
         return raw, chosen
     if not isinstance(parent, str):
         raise SpecError(f"{where}: extends: expected the name or path of a spec, found {parent!r}.")
-    if len(chain) >= MAX_EXTENDS:
+    if len(chain) > MAX_EXTENDS:
         raise SpecError(f"{where}: extends: more than {MAX_EXTENDS} levels of overlays.")
-    parent_path = _resolve(parent, relative_to=path).resolve()
+    try:
+        parent_path = _resolve(parent, relative_to=path).resolve()
+    except SpecError:
+        known = ", ".join(bundled_names())
+        raise SpecError(
+            f"{where}: extends: {parent!r} is neither a bundled game ({known}) nor a file next to this overlay."
+        ) from None
     if parent_path in chain:
         raise SpecError(f"{where}: extends: {parent!r} extends this file again (a cycle).")
     base, base_chosen = _load_tree(parent_path, (*chain, parent_path))
     variant = raw.get("variant")
     if isinstance(variant, dict) and "name" in variant and "name" not in raw:
         raw["name"] = variant["name"]
-    return merge(base, raw), {**base_chosen, **chosen}
+    try:
+        merged = merge(base, raw)
+    except MergeError as exc:
+        raise SpecError(f"{where}: {exc}") from None
+    return merged, {**base_chosen, **chosen}
 
 
 def _choice_text(value: object) -> str:
@@ -241,6 +269,10 @@ def _apply_options(raw: dict[str, Any], chosen: Mapping[str, str], where: str) -
         path = f"options.{name}"
         if not isinstance(option, dict) or not isinstance(option.get("choices"), dict):
             raise SpecError(f"{where}: {path}: expected a table with 'default' and 'choices'.")
+        extra = sorted(set(option) - {"default", "choices", "doc", "changes"})
+        if extra:
+            raise SpecError(f"{where}: {path}: unknown key {', '.join(map(repr, extra))} "
+                            "(an option has default, choices, doc and changes).")
         choices = option["choices"]
         default = option.get("default")
         if not isinstance(default, str) or default not in choices:
@@ -253,7 +285,10 @@ def _apply_options(raw: dict[str, Any], chosen: Mapping[str, str], where: str) -
         patch = choices[choice]
         if not isinstance(patch, dict):
             raise SpecError(f"{where}: {path}.choices.{choice}: expected a table of changes.")
-        result = merge(result, patch)
+        try:
+            result = merge(result, patch)
+        except MergeError as exc:
+            raise SpecError(f"{where}: {path}.choices.{choice}: {exc}") from None
         final_choices[name] = choice
         summary[name] = {
             "default": default,
@@ -281,7 +316,7 @@ def load_spec(name_or_path: str | Path, options: Mapping[str, object] | None = N
     resolved = _apply_options(raw, chosen, where)
     try:
         return structure(resolved, Spec)
-    except Exception as exc:  # noqa: BLE001 - every structuring failure becomes a SpecError
+    except Exception as exc:
         lines = describe_error(exc)
         shown = "; ".join(lines[:8]) + (f"; and {len(lines) - 8} more" if len(lines) > 8 else "")
         raise SpecError(f"{where}: {shown}") from None

@@ -6,14 +6,15 @@ from typing import Any
 
 from trickrules.cards import NO_TRUMP
 from trickrules.events import (
+    Announced,
     AuctionWon,
     Awarded,
     BidMade,
     CardCalled,
     CardGiven,
     CardPlayed,
-    Dealt,
     DealScored,
+    Dealt,
     Declared,
     Event,
     MatchEnded,
@@ -24,7 +25,6 @@ from trickrules.events import (
     Redeal,
     TrickWon,
     TrumpNamed,
-    Announced,
 )
 from trickrules.game import Game
 

@@ -199,11 +199,13 @@ def _compile_contract(
     if not 0 <= c.exchange <= 13:
         raise _fail(where, f"{path}.exchange", f"expected 0 to 13 cards, found {c.exchange}.")
     local: list[tuple[str, Formula]] = []
-    allowed = (*DEAL_VARS, *SIDE_VARS, *var_names)
+    # A contract's vars come after the scoring vars: they may use those, and earlier ones of their own.
+    earlier = [*spec.scoring.vars]
     for name, source in c.vars.items():
         if not name.isidentifier():
             raise _fail(where, f"{path}.vars.{name}", "a variable name must be an identifier.")
-        local.append((name, _formula(source, allowed, where, f"{path}.vars.{name}")))
+        local.append((name, _formula(source, (*DEAL_VARS, *SIDE_VARS, *earlier), where, f"{path}.vars.{name}")))
+        earlier.append(name)
     eligible = None
     if c.eligible:
         eligible = _formula(c.eligible, (*ELIGIBILITY_VARS, *var_names), where, f"{path}.eligible")
@@ -269,8 +271,9 @@ def _compile_play(spec: Spec, where: str) -> PlayRules:
         elif ob.rule == "called_card":
             allow()
             sw["called_card"] = True
-    if (sw["head_trick"] or sw["called_card"]) and not sw["follow_suit"]:
-        raise _fail(where, "play.obligations", "'head_trick' and 'called_card' need 'follow_suit'.")
+    needing = [r for r in ("head_trick", "called_card", "trump_when_void", "overtrump", "privileged_cards") if r in seen]
+    if needing and not sw["follow_suit"]:
+        raise _fail(where, "play.obligations", f"{', '.join(map(repr, needing))} need 'follow_suit' as well.")
     if sw["overtrump"] and not sw["trump_when_void"]:
         raise _fail(where, "play.obligations", "'overtrump' needs 'trump_when_void'.")
     return PlayRules(**sw)  # type: ignore[arg-type]
@@ -379,13 +382,23 @@ def compile_rules(spec: Spec, cards: CardTable, where: str) -> Rules:
         decls.append(CompiledDeclaration(n, d.name, ranks(d.ranks, f"declarations[{n}].ranks"), d.suit, d.points,
                                          d.max_per_window, frozenset(d.contracts or ("", *names))))
     contract_names = set(names)
+    for kind, items in (("outcomes", spec.scoring.outcomes), ("bonuses", spec.scoring.bonuses)):
+        onames = [o.name for o in items]
+        if len(set(onames)) != len(onames):
+            raise _fail(where, f"scoring.{kind}", f"names must be distinct (overlays merge by name), found {onames}.")
+    if not contracts and spec.trump.chosen_by in ("declarer", "called_holder"):
+        raise _fail(where, "trump.chosen_by", f"{spec.trump.chosen_by!r} needs a bidding ladder (bidding.contracts); "
+                    "a game without contracts has trumps chosen by 'dealer', 'turned' or 'none'.")
     outcomes = tuple(_compile_outcome(n, o, "outcomes", spec, where, var_names, contract_names)
                      for n, o in enumerate(spec.scoring.outcomes))
     bonuses = tuple(_compile_outcome(n, o, "bonuses", spec, where, var_names, contract_names)
                     for n, o in enumerate(spec.scoring.bonuses))
     svars = []
+    earlier: list[str] = []
     for name, source in spec.scoring.vars.items():
-        svars.append((name, _formula(source, (*DEAL_VARS, *SIDE_VARS, *var_names), where, f"scoring.vars.{name}")))
+        # A var may use the built-in variables and the vars defined before it.
+        svars.append((name, _formula(source, (*DEAL_VARS, *SIDE_VARS, *earlier), where, f"scoring.vars.{name}")))
+        earlier.append(name)
     play = _compile_play(spec, where)
     priv: list[tuple[int, int]] = []
     for table in cards.trumps:

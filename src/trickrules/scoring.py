@@ -14,7 +14,6 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-
 from trickrules.events import POT, Awarded, DealScored, Event, MatchEnded, Paid
 from trickrules.formula import Number, to_int
 
@@ -73,7 +72,7 @@ def eligibility_env(state: State, seat: int, contract: object) -> Env:
 def _safe(formula: object, env: Env) -> Number:
     try:
         return formula.evaluate(env)  # type: ignore[attr-defined,no-any-return]
-    except Exception:  # noqa: BLE001 - a var that needs deal results is 0 before the deal
+    except Exception:
         return 0
 
 

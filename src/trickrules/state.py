@@ -23,24 +23,24 @@ from trickrules.actions import Action
 from trickrules.cards import NO_TRUMP
 from trickrules.errors import IllegalActionError
 from trickrules.events import (
+    POT,
+    Announced,
     AuctionWon,
     BidMade,
     CardCalled,
     CardGiven,
     CardPlayed,
     Dealt,
+    Declared,
     Event,
     ExchangeDone,
     Misdealt,
+    Paid,
     PartnerRevealed,
     Passed,
-    Paid,
     Redeal,
     TrickWon,
     TrumpNamed,
-    Announced,
-    Declared,
-    POT,
 )
 from trickrules.legal import REASONS, legal_play_mask, trick_winner_index
 from trickrules.rng import shuffled
@@ -112,6 +112,7 @@ class MatchInfo:
     winners: tuple[int, ...] = ()
     stacked: tuple[tuple[str, ...], ...] = ()
     first_dealer: int = 0
+    stacked_turned: str = ""
 
 
 #: The events so far, as a chain of ``(parent, entries)`` pairs that each step
@@ -475,14 +476,21 @@ def new_match(
 ) -> State:
     """Start a match of ``game`` (see :meth:`Game.new_match`)."""
     rules = game.rules
-    if type(seed) is not int or not 0 <= seed < 2**63:
-        raise ValueError(f"seed must be an integer from 0 to 2**63 - 1, found {seed!r}")
+    if type(seed) is not int or not 0 <= seed <= 2**53:
+        # 2**53: the largest integer every JSON reader keeps exactly (logs record the seed).
+        raise ValueError(f"seed must be an integer from 0 to 2**53, found {seed!r}")
     if type(dealer) is not int or not 0 <= dealer < rules.players:
         raise ValueError(f"dealer must be a seat from 0 to {rules.players - 1}, found {dealer!r}")
     stacked: tuple[tuple[str, ...], ...] = ()
+    stacked_turned = ""
     if hands is not None:
         stacked = tuple(tuple(h) for h in hands)
-    match = MatchInfo(seed=seed, scores=(0,) * rules.players, stacked=stacked, first_dealer=dealer)
+        _, t, _ = _stacked_masks(game, stacked, dealer, turned)
+        stacked_turned = game.cards.codes[t] if t >= 0 else ""
+    elif turned is not None:
+        raise ValueError("a turned card can only be given with stacked hands")
+    match = MatchInfo(seed=seed, scores=(0,) * rules.players, stacked=stacked, first_dealer=dealer,
+                      stacked_turned=stacked_turned)
     start = _make(game, BIDDING, dealer, (0,) * rules.players, (), dealer,
                   DealInfo(0, -1, dealer, (0,) * rules.players), Tally((0,) * rules.players), match, None, ())
     return _start_deal(start, 0, 0, dealer, match, [], stacked=stacked, turned=turned)
@@ -773,6 +781,11 @@ def _callable(state: State) -> list[int]:
     if all_held and rules.call_fallback_ranks:
         extra, _ = pick(rules.call_fallback_ranks)
         primary.extend(c for c in extra if c not in primary)
+    if not primary:
+        # Holding every card that may be called, the declarer calls one of his
+        # own and so plays alone (docs/decisions.md): a call is never impossible.
+        primary = [c for c in range(cards.size) if (hand >> c) & 1 and cards.rank_of[c] in
+                   (*rules.call_ranks, *rules.call_fallback_ranks) and not (trump_mask >> c) & 1]
     return primary
 
 
@@ -870,8 +883,10 @@ def _after_play(state: State, card: int, action: Action) -> State:
             tally = evolve(tally, revokes=(*tally.revokes, (seat, reason)))
     played = (seat, _card_played(seat, action.arg, revoke))
     if card == d.called and not d.revealed:
+        # The partner is whoever held the called card when it was called, even if
+        # an exchange has moved the card since.
         d = evolve(d, revealed=True)
-        events: tuple[tuple[object, Event], ...] = (played, (DEALER, PartnerRevealed(seat, action.arg)))
+        events: tuple[tuple[object, Event], ...] = (played, (DEALER, PartnerRevealed(d.partner, action.arg)))
     else:
         events = (played,)
     n = game.players
@@ -955,11 +970,35 @@ def _window_limit(game: Game) -> int:
     return max(decl.max_per_window for decl in game.rules.declarations)
 
 
+def _meld_possible(game: Game, d: DealInfo, tally: Tally, hands: tuple[int, ...], seat: int) -> bool:
+    """Whether ``seat`` might hold a meld it may still declare, judged on public
+    information only (cards played, melds declared, hand sizes), so that the
+    window itself tells nobody whether the seat holds one."""
+    contract = game.rules.contracts[d.contract].name if d.contract >= 0 else ""
+    cards = game.cards
+    played = 0
+    for mask in tally.won:
+        played |= mask
+    done = {s for _, _, s in tally.declared}
+    size = hands[seat].bit_count()
+    for decl in game.rules.declarations:
+        if contract not in decl.contracts or size < len(decl.ranks):
+            continue
+        for s in range(len(cards.suit_codes)):
+            is_trump = s == d.trump
+            if (decl.suit == "trump" and not is_trump) or (decl.suit == "plain" and is_trump) or s in done:
+                continue
+            codes = [cards.rank_codes[r] + cards.suit_codes[s] for r in decl.ranks]
+            if all(c in game.card_of and not (played >> game.card_of[c]) & 1 for c in codes):
+                return True
+    return False
+
+
 def _declaration_window(game: Game, d: DealInfo, tally: Tally, hands: tuple[int, ...], winner: int) -> tuple[int, ...]:
     seats = [winner]
     if game.rules.teams:
         seats += [s for s in game.rules.teams[game.team_of[winner]] if s != winner]
-    return tuple(s for s in seats if s != d.sitting_out and _available_melds(game, d, tally, hands[s], s))
+    return tuple(s for s in seats if s != d.sitting_out and _meld_possible(game, d, tally, hands, s))
 
 
 def _legal_declare(state: State) -> list[str]:
@@ -996,10 +1035,7 @@ def _step_declare(state: State, action: Action) -> State:
         tally = evolve(tally, declared=(*tally.declared, (seat, k, s)), window_count=tally.window_count + 1)
         if tally.window_count >= _window_limit(game):
             window = ()
-        elif not _available_melds(game, state.deal, tally, state.hands[seat], seat):
-            window = window[1:]
-    window = tuple(s for s in window
-                   if _available_melds(game, state.deal, tally, state.hands[s], s))
+    window = tuple(s for s in window if _meld_possible(game, state.deal, tally, state.hands, s))
     tally = evolve(tally, window=window)
     if window:
         return _make(game, DECLARE, window[0], state.hands, (), state.leader, state.deal, tally, state.match,
