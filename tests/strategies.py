@@ -148,9 +148,7 @@ def playthroughs(
         seed=seeds() if seed is None else seed,
         policy=st.integers(min_value=0, max_value=2**32 - 1),
         dealer=st.integers(min_value=0, max_value=players - 1),
-        pass_bias=st.sampled_from(
-            [b for b in (0.0, 0.5, 0.8, 0.95) if b >= min_pass_bias] or [min_pass_bias]
-        ),
+        pass_bias=st.sampled_from([b for b in (0.0, 0.5, 0.8, 0.95) if b >= min_pass_bias] or [min_pass_bias]),
         favour=st.sampled_from(tuple(favour)),
     )
 
@@ -175,9 +173,7 @@ def stacked_deals(game: Game) -> st.SearchStrategy[Hands]:
     return st.permutations(game.cards.codes).map(lambda order: deal_out(game, order))
 
 
-def restack_others(
-    game: Game, hands: Hands, dealer: int, seat: int, rng: random.Random
-) -> tuple[Hands, str | None]:
+def restack_others(game: Game, hands: Hands, dealer: int, seat: int, rng: random.Random) -> tuple[Hands, str | None]:
     """Permute the cards ``seat`` cannot see among the other seats of ``hands``.
 
     Every hand keeps its size and ``seat`` keeps its own hand. Where a card is
@@ -306,9 +302,7 @@ def check_cards(state: State) -> None:
     """Check that every card of the deck is in exactly one place."""
     seen = 0
     for mask in card_locations(state):
-        assert not seen & mask, (
-            f"cards in two places: {state.game.cards.format(_bits(seen & mask))}"
-        )
+        assert not seen & mask, f"cards in two places: {state.game.cards.format(_bits(seen & mask))}"
         seen |= mask
     missing = full_deck(state.game) & ~seen
     assert not missing, f"cards nowhere: {state.game.cards.format(_bits(missing))}"
@@ -398,8 +392,7 @@ class Tracker:
                 assert ev.scoreboard == tuple(self.scores), "the payments do not add up"
                 assert ev.pot == self.pot, "the pot is not what the payments give"
                 assert self.deal_seats + self.deal_pot == 0, (
-                    f"this deal's payments net to {self.deal_seats} for the seats "
-                    f"and {self.deal_pot} for the pot"
+                    f"this deal's payments net to {self.deal_seats} for the seats and {self.deal_pot} for the pot"
                 )
                 self.deal_seats = self.deal_pot = 0
             elif isinstance(ev, MatchEnded):
@@ -412,9 +405,7 @@ class Tracker:
             assert sum(board) + state.pot == 0, "chips created or destroyed"
         else:
             assert state.pot == 0
-            assert all(a >= b for a, b in zip(board, self.previous, strict=True)), (
-                "a score went down"
-            )
+            assert all(a >= b for a, b in zip(board, self.previous, strict=True)), "a score went down"
         self.previous = board
 
     def _pay(self, ev: Paid) -> None:
@@ -575,10 +566,7 @@ def check_replay(state: State, log: EventLog, *, by_name: bool = False) -> State
     and fingerprint), as a reader of a saved log would; otherwise the loaded
     game is reused, which is much cheaper.
     """
-    if by_name:
-        again = trickrules.replay(log, partial=True)
-    else:
-        again = trickrules.replay(log, state.game, partial=True)
+    again = trickrules.replay(log, None if by_name else state.game, partial=True)
     assert again == state, "replay gave another state"
     assert again.log() == log, "replay gave another log"
     assert again.legal_actions() == state.legal_actions()
@@ -764,7 +752,14 @@ def check_views(state: State) -> None:
         assert view.hand == state.hand(seat)
         assert view.to_move == state.to_move
         assert view.phase == state.phase
-        assert sum(view.hand_sizes) == sum(h.bit_count() for h in state.hands)
+        assert view.hand_sizes == tuple(h.bit_count() for h in state.hands)
+        assert view.trick == state.trick_cards()
+        assert view.scoreboard == tuple(state.scoreboard[s] for s in range(len(state.hands)))
+        assert view.pot == state.pot
+        if seat == state.to_move:
+            assert view.legal == tuple(str(a) for a in state.legal_actions())
+        else:
+            assert view.legal == ()
         assert state.match.seed < 10**6 or seed_text not in text, "the view shows the seed"
         assert '"seed"' not in text
         # The callable cards are named to the caller: it knows them from its own hand.

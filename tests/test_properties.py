@@ -47,7 +47,7 @@ from strategies import (
     walk,
 )
 from trickrules import EventLog, Game, State
-from trickrules.events import CardGiven, Dealt, ExchangeDone, PartnerRevealed
+from trickrules.events import CardGiven, Dealt, ExchangeDone, Misdealt, PartnerRevealed
 
 #: Completed deals the random simulation plays per game.
 DEALS_PER_GAME = scaled(60, 1000)
@@ -198,6 +198,22 @@ def test_stacked_deal_is_dealt_as_given(game: Game, data: st.DataObject) -> None
     assert again == state
 
 
+@given(data=st.data())
+def test_stacked_deal_of_wrong_sizes_is_a_misdeal(game: Game, data: st.DataObject) -> None:
+    """Hands of the wrong sizes are a misdeal: the deal comes from the seed instead."""
+    hands = [list(h) for h in data.draw(stacked_deals(game), label="hands")]
+    moved = data.draw(st.integers(1, game.rules.hand_size - 1), label="moved")
+    hands[1] += hands[0][:moved]
+    del hands[0][:moved]
+    seed = data.draw(seeds(), label="seed")
+    state = game.new_match(seed=seed, hands=hands)
+    assert any(isinstance(e, Misdealt) for e in state.last_events)
+    assert all(h.bit_count() == game.rules.hand_size for h in state.hands)
+    check_turn(state)
+    check_cards(state)
+    assert trickrules.replay(EventLog.from_json(state.log().to_jsonl()), partial=True) == state
+
+
 @settings(max_examples=scaled(20, 150))
 @given(data=st.data())
 def test_view_ignores_cards_the_seat_cannot_see(game: Game, data: st.DataObject) -> None:
@@ -265,11 +281,7 @@ def made_public(state: State) -> tuple[int, ...]:
 
 
 @settings(max_examples=scaled(10, 40))
-@given(
-    p=playthroughs(
-        seed=big_seeds(), min_pass_bias=0.5, favour=("", "alliance", "dimidiator", "casco")
-    )
-)
+@given(p=playthroughs(seed=big_seeds(), min_pass_bias=0.5, favour=("", "alliance", "dimidiator", "casco")))
 def test_secret_partner_and_exchange(p: Playthrough) -> None:
     """Check quadrille's secrets at every step of random matches.
 

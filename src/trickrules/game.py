@@ -39,12 +39,14 @@ class Game:
         "name",
         "options",
         "play_actions",
+        "play_entries",
         "play_rules",
         "players",
         "privileged",
         "revoke_penalised",
         "rules",
         "scoring_plan",
+        "scoring_vars",
         "source",
         "spec",
         "suit_masks",
@@ -93,10 +95,17 @@ class Game:
                 team_of[seat] = n
         self.team_of: tuple[int, ...] = tuple(team_of)
         self.has_card_points = any(self.cards.points)
-        from trickrules.scoring import scoring_plan
+        from trickrules.scoring import scoring_plan, scoring_vars
 
         self.scoring_plan = scoring_plan(self)
+        self.scoring_vars = scoring_vars(self)
         self.card_of: dict[str, int] = {c: n for n, c in enumerate(self.cards.codes)}
+        from trickrules.events import CardPlayed
+
+        self.play_entries: tuple[tuple[tuple[int, CardPlayed], ...], ...] = tuple(
+            tuple((seat, CardPlayed(seat, code, "")) for code in self.cards.codes)
+            for seat in range(self.rules.players)
+        )
         self.play_actions: tuple[Action, ...] = tuple(Action("play", c) for c in self.cards.codes)
         # Every action text the rules can offer, built once and shared.
         actions: list[Action] = [*self.play_actions, Action("pass")]

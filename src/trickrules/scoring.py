@@ -19,6 +19,7 @@ from trickrules.formula import Number, to_int
 
 if TYPE_CHECKING:
     from trickrules.game import Game
+    from trickrules.formula import Formula
     from trickrules.rules import CompiledOutcome
     from trickrules.state import DealInfo, MatchInfo, State, Tally
 
@@ -181,6 +182,29 @@ _PLAYER: dict[str, Any] = {
 }
 
 
+def scoring_vars(game: Game) -> dict[int, tuple[Env, tuple[tuple[str, Formula], ...]]]:
+    """Per contract index (``-1``: no contract): the spec's scoring vars that are
+    constants, with their values, and the formulas left to evaluate each deal.
+
+    A contract's var replaces a scoring var of the same name.
+    """
+    rules = game.rules
+    out: dict[int, tuple[Env, tuple[tuple[str, Formula], ...]]] = {}
+    for index in (-1, *range(len(rules.contracts))):
+        own = rules.contracts[index].vars if index >= 0 else ()
+        mine = {name for name, _ in own}
+        merged = [(n, f) for n, f in rules.vars if n not in mine] + list(own)
+        consts: Env = {}
+        left: list[tuple[str, Formula]] = []
+        for name, formula in merged:
+            if not formula.variables and not left:
+                consts[name] = formula.evaluate({})
+            else:
+                left.append((name, formula))
+        out[index] = (consts, tuple(left))
+    return out
+
+
 def scoring_plan(game: Game) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The built-in side and player variables that some scoring formula reads.
 
@@ -219,8 +243,9 @@ def finish_deal(
     base.update(no_contract=contract is None, no_trump=d.trump < 0, forced=d.forced)
     for a, _ in rules.announcements:
         base[f"announced_{a}"] = a in d.announced
-    formulas = (*rules.vars, *(contract.vars if contract is not None else ()))
     side_names, player_names = game.scoring_plan
+    consts, formulas = game.scoring_vars[d.contract]
+    base.update(consts)
     player_formulas = any(f.variables & set(_PLAYER) for _, f in formulas)
 
     def side_env(side: tuple[int, ...]) -> Env:

@@ -14,6 +14,7 @@ deal (:class:`DealInfo`), once a trick (:class:`Tally`) or once a match
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from attrs import field, frozen
@@ -80,10 +81,6 @@ class DealInfo:
     revealed: bool = False
     sitting_out: int = -1
     announced: tuple[str, ...] = ()
-    high: int = -1
-    high_seat: int = -1
-    passed: int = 0
-    spoken: int = 0
     given: tuple[int, ...] = ()
     returned: tuple[int, ...] = ()
     announce_done: bool = False
@@ -99,6 +96,8 @@ class Tally:
     revokes: tuple[tuple[int, str], ...] = ()
     window: tuple[int, ...] = ()
     window_count: int = 0
+    #: The auction so far: (highest contract index, its bidder, mask of seats that passed, bids made).
+    auction: tuple[int, int, int, int] = (-1, -1, 0, 0)
 
 
 @frozen
@@ -136,14 +135,9 @@ class State:
     """An immutable game state. Make one with ``game.new_match()``."""
 
     game: Game = field(eq=False)
-    phase_code: int
-    to_move_seat: int
-    hands: tuple[int, ...]
-    trick: tuple[int, ...]
-    leader: int
-    deal: DealInfo
-    tally: Tally
-    match: MatchInfo
+    # (phase code, seat to move, hands as masks, trick, leader, DealInfo, Tally, MatchInfo): one
+    # tuple, so that the step after each card builds one tuple and sets four slots.
+    core: tuple[Any, ...]
     history: Any = field(eq=False, repr=False)
     # Computed on first use: (legal mask, reason) in the play phase, else the legal texts.
     cache: Any = field(eq=False, default=None, repr=False)
@@ -153,17 +147,58 @@ class State:
         """The (actor, event) pairs of the step that made this state."""
         return self.history[1] if self.history is not None else ()  # type: ignore[no-any-return]
 
+    @property
+    def phase_code(self) -> int:
+        """The phase as a small integer (see :data:`PHASES`)."""
+        return self.core[0]  # type: ignore[no-any-return]
+
+    @property
+    def to_move_seat(self) -> int:
+        """The seat to act (``-1`` when the match is over)."""
+        return self.core[1]  # type: ignore[no-any-return]
+
+    @property
+    def hands(self) -> tuple[int, ...]:
+        """Every seat's hand as a bit mask of cards."""
+        return self.core[2]  # type: ignore[no-any-return]
+
+    @property
+    def trick(self) -> tuple[int, ...]:
+        """The cards of the trick in progress, in play order."""
+        return self.core[3]  # type: ignore[no-any-return]
+
+    @property
+    def leader(self) -> int:
+        """The seat that led (or will lead) the trick in progress."""
+        return self.core[4]  # type: ignore[no-any-return]
+
+    @property
+    def deal(self) -> DealInfo:
+        """What is fixed for the current deal."""
+        return self.core[5]  # type: ignore[no-any-return]
+
+    @property
+    def tally(self) -> Tally:
+        """What the tricks of the deal so far decided."""
+        return self.core[6]  # type: ignore[no-any-return]
+
+    @property
+    def match(self) -> MatchInfo:
+        """What carries over from deal to deal."""
+        return self.core[7]  # type: ignore[no-any-return]
+
     # -- public read-only views of the state --------------------------------------------
 
     @property
     def to_move(self) -> int | None:
         """The seat to act, or ``None`` when the match is over."""
-        return None if self.phase_code == OVER else self.to_move_seat
+        core = self.core
+        return None if core[0] == OVER else core[1]  # type: ignore[no-any-return]
 
     @property
     def is_terminal(self) -> bool:
         """Whether the match is over."""
-        return self.phase_code == OVER
+        return self.core[0] == OVER  # type: ignore[no-any-return]
 
     @property
     def phase(self) -> str:
@@ -236,7 +271,7 @@ class State:
 
     def legal_actions(self) -> tuple[Action, ...]:
         """The legal actions of the seat to move, in a stable order (empty when over)."""
-        code = self.phase_code
+        code = self.core[0]
         if code == PLAY:
             found = self.cache
             mask = (found if found is not None else self._legal_play())[0]
@@ -267,7 +302,7 @@ class State:
         """
         if action.__class__ is str:
             action = self.game.action(action)  # type: ignore[arg-type]
-        if self.phase_code == PLAY and action.verb == "play":  # type: ignore[union-attr]
+        if self.core[0] == PLAY and action.verb == "play":  # type: ignore[union-attr]
             return _after_play(self, self._play_card(action), action)  # type: ignore[arg-type]
         if not isinstance(action, Action):
             raise IllegalActionError(f"not an action: {action!r}")
@@ -308,13 +343,11 @@ class State:
     def _legal_play(self) -> tuple[int, str]:
         found = self.cache
         if found is None:
-            seat = self.to_move_seat
-            if not self.trick:
-                found = (self.hands[seat], "")
+            _, seat, hands, trick, leader, d, _, _ = self.core
+            if not trick:
+                found = (hands[seat], "")
             else:
-                d = self.deal
-                found = legal_play_mask(self.game, self.hands[seat], self.trick, self.leader, d.sitting_out,
-                                        seat, d.trump, d.called)
+                found = legal_play_mask(self.game, hands[seat], trick, leader, d.sitting_out, seat, d.trump, d.called)
             _S_CACHE(self, found)
         return found  # type: ignore[no-any-return]
 
@@ -346,8 +379,8 @@ class State:
             if action.arg not in names:
                 return f"{what}: there is no contract {action.arg!r} (contracts: {', '.join(names)})."
             c = self.game.rules.contracts[names.index(action.arg)]
-            if c.index <= d.high:
-                return f"{what}: a bid must be higher than {names[d.high]}."
+            if c.index <= self.tally.auction[0]:
+                return f"{what}: a bid must be higher than {names[self.tally.auction[0]]}."
             if c.requires_mask & ~d.dealt[seat]:
                 need = self.game.cards.format(_bits(c.requires_mask))
                 return f"{what}: {c.name} needs {need} in the bidder's hand."
@@ -359,11 +392,11 @@ class State:
     def _play_card(self, action: Action) -> int:
         """Check a play; return the card and raise the rule that forbids it if illegal."""
         g = self.game
-        seat = self.to_move_seat
+        seat = self.core[1]
         card = g.card_of.get(action.arg)
         if card is None:
             raise IllegalActionError(f"{action}: {action.arg!r} is not a card of this deck.")
-        if not (self.hands[seat] >> card) & 1:
+        if not (self.core[2][seat] >> card) & 1:
             raise IllegalActionError(f"{action}: seat {seat} does not hold {action.arg}.")
         found = self.cache
         mask, reason = found if found is not None else self._legal_play()
@@ -376,25 +409,26 @@ class State:
 
 # -- construction helpers --------------------------------------------------------------
 
-_SLOT_SETTERS: dict[type, tuple[tuple[str, Any, Any], ...]] = {}
+_COPIERS: dict[type, tuple[list[str], Any]] = {}
 
 
 def evolve(obj: Any, **changes: Any) -> Any:
-    """A copy of a slotted attrs value with some fields changed.
+    """A copy of one of the engine's attrs values with some fields changed.
 
-    Like :func:`attrs.evolve` without re-running ``__init__``: the engine only
-    copies its own values, already valid, and this is on the play path.
+    Like :func:`attrs.evolve`, but reads every field with one C-level
+    ``attrgetter`` call: the engine copies its deal records on every step
+    between the auction and the first lead.
     """
     cls = obj.__class__
-    setters = _SLOT_SETTERS.get(cls)
-    if setters is None:
+    found = _COPIERS.get(cls)
+    if found is None:
         names = [a.name for a in attrs_fields(cls)]
-        setters = _SLOT_SETTERS[cls] = tuple(
-            (name, cls.__dict__[name].__get__, cls.__dict__[name].__set__) for name in names)
-    new = _new(cls)
-    for name, get, put in setters:
-        put(new, changes[name] if name in changes else get(obj, cls))
-    return new
+        found = _COPIERS[cls] = (names, attrgetter(*names))
+    names, get = found
+    values = list(get(obj))
+    for name, value in changes.items():
+        values[names.index(name)] = value
+    return cls(*values)
 
 
 def _bits(mask: int) -> list[int]:
@@ -420,10 +454,7 @@ def _setter(name: str) -> Any:
 
 
 # Slot descriptors set directly: about twice as fast as object.__setattr__ by name.
-_S_GAME, _S_PHASE, _S_MOVE, _S_HANDS, _S_TRICK, _S_LEADER, _S_DEAL, _S_TALLY, _S_MATCH, _S_HIST, _S_CACHE = (
-    _setter(n) for n in ("game", "phase_code", "to_move_seat", "hands", "trick", "leader", "deal", "tally",
-                         "match", "history", "cache")
-)
+_S_GAME, _S_CORE, _S_HIST, _S_CACHE = (_setter(n) for n in ("game", "core", "history", "cache"))
 
 
 def _make(
@@ -439,14 +470,7 @@ def _make(
     """
     s = _new(State)
     _S_GAME(s, game)
-    _S_PHASE(s, phase)
-    _S_MOVE(s, to_move)
-    _S_HANDS(s, hands)
-    _S_TRICK(s, trick)
-    _S_LEADER(s, leader)
-    _S_DEAL(s, deal)
-    _S_TALLY(s, tally)
-    _S_MATCH(s, match)
+    _S_CORE(s, (phase, to_move, hands, trick, leader, deal, tally, match))
     _S_HIST(s, (history, last) if last else history)
     _S_CACHE(s, None)
     return s
@@ -618,7 +642,7 @@ def _legal_bidding(state: State) -> list[str]:
     seat = state.to_move_seat
     out = ["pass"]
     for c in rules.contracts:
-        if c.index <= d.high or c.requires_mask & ~d.dealt[seat]:
+        if c.index <= state.tally.auction[0] or c.requires_mask & ~d.dealt[seat]:
             continue
         if c.eligible is not None:
             from trickrules.scoring import eligibility_env
@@ -636,28 +660,30 @@ def _step_bidding(state: State, action: Action) -> State:
     seat = state.to_move_seat
     n = rules.players
     events: list[tuple[object, Event]] = []
+    high, high_seat, passed, spoken = state.tally.auction
     if action.verb == "pass":
         events.append((seat, Passed(seat)))
-        d = evolve(d, passed=d.passed | (1 << seat), spoken=d.spoken + 1)
+        passed |= 1 << seat
     else:
         names = [c.name for c in rules.contracts]
-        idx = names.index(action.arg)
+        high, high_seat = names.index(action.arg), seat
         events.append((seat, BidMade(seat, action.arg)))
-        d = evolve(d, high=idx, high_seat=seat, spoken=d.spoken + 1)
-    active = [s for s in range(n) if not (d.passed >> s) & 1]
+    spoken += 1
+    tally = Tally(state.tally.won, auction=(high, high_seat, passed, spoken))
+    active = [s for s in range(n) if not (passed >> s) & 1]
     if rules.auction == "once_around":
-        over = d.spoken >= n
+        over = spoken >= n
     else:
-        over = not active or (len(active) == 1 and d.high_seat == active[0])
+        over = not active or (len(active) == 1 and high_seat == active[0])
     if not over:
         nxt = (seat + 1) % n
         if rules.auction == "until_passes":
-            while (d.passed >> nxt) & 1:
+            while (passed >> nxt) & 1:
                 nxt = (nxt + 1) % n
-        return _make(game, BIDDING, nxt, state.hands, (), state.leader, d, state.tally, state.match,
+        return _make(game, BIDDING, nxt, state.hands, (), state.leader, d, tally, state.match,
                      state.history, tuple(events))
-    if d.high >= 0:
-        return _contract_won(state, d, d.high_seat, d.high, False, events)
+    if high >= 0:
+        return _contract_won(state, d, high_seat, high, False, events)
     # Everyone passed.
     if rules.all_pass == "forced":
         holder = next(s for s in range(n) if (d.dealt[s] >> rules.all_pass_holder) & 1)
@@ -869,19 +895,17 @@ def evolve_deal(state: State, d: DealInfo) -> State:
 
 def _after_play(state: State, card: int, action: Action) -> State:
     game = state.game
-    seat = state.to_move_seat
-    d = state.deal
-    hands = state.hands
-    hands = hands[:seat] + (hands[seat] & ~(1 << card),) + hands[seat + 1:]
-    trick = state.trick + (card,)
-    tally = state.tally
+    _, seat, hands, trick, leader, d, tally, match = state.core
+    hands = hands[:seat] + (hands[seat] & ~(1 << card),) + hands[seat + 1:]  # noqa: RUF005 - fastest form
+    trick = trick + (card,)  # noqa: RUF005 - fastest form
     revoke = ""
     if game.revoke_penalised:
         mask, reason = state._legal_play()
         if not (mask >> card) & 1:
             revoke = reason
             tally = evolve(tally, revokes=(*tally.revokes, (seat, reason)))
-    played = (seat, _card_played(seat, action.arg, revoke))
+    # Events are values: the common (seat, CardPlayed) entries are built once per game and shared.
+    played = game.play_entries[seat][card] if not revoke else (seat, CardPlayed(seat, action.arg, revoke))
     if card == d.called and not d.revealed:
         # The partner is whoever held the called card when it was called, even if
         # an exchange has moved the card since.
@@ -894,10 +918,15 @@ def _after_play(state: State, card: int, action: Action) -> State:
         nxt = seat + 1 if seat + 1 < n else 0
         if nxt == d.sitting_out:
             nxt = nxt + 1 if nxt + 1 < n else 0
-        return _make(game, PLAY, nxt, hands, trick, state.leader, d, tally, state.match, state.history, events)
+        s = _new(State)
+        _S_GAME(s, game)
+        _S_CORE(s, (PLAY, nxt, hands, trick, leader, d, tally, match))
+        _S_HIST(s, (state.history, events))
+        _S_CACHE(s, None)
+        return s
     data = game.trump_data[d.trump]
     winner_i = trick_winner_index(trick, data[0], data[1])
-    winner = state.leader
+    winner = leader
     for _ in range(winner_i):
         winner = _next_in(game, winner, d.sitting_out)
     won = list(tally.won)
@@ -905,7 +934,7 @@ def _after_play(state: State, card: int, action: Action) -> State:
         won[winner] |= 1 << c
     tally = Tally(tuple(won), (*tally.winners, winner), tally.declared, tally.revokes)
     codes = game.cards.codes
-    events = (*events, (DEALER, TrickWon(winner, len(tally.winners), tuple(codes[c] for c in trick))))
+    events = (*events, (DEALER, TrickWon(winner, len(tally.winners), tuple(map(codes.__getitem__, trick)))))
     if len(tally.winners) == game.rules.tricks_per_deal:
         from trickrules.scoring import finish_deal
 
@@ -917,18 +946,6 @@ def _after_play(state: State, card: int, action: Action) -> State:
             return _make(game, DECLARE, window[0], hands, (), winner, d, tally, state.match, state.history,
                          events)
     return _make(game, PLAY, winner, hands, (), winner, d, tally, state.match, state.history, events)
-
-
-_CP_SEAT, _CP_CARD, _CP_REVOKE = (CardPlayed.__dict__[n].__set__ for n in ("seat", "card", "revoke"))
-
-
-def _card_played(seat: int, card: str, revoke: str) -> CardPlayed:
-    """A :class:`CardPlayed` event, built without attrs' ``__init__`` (hot path)."""
-    ev = _new(CardPlayed)
-    _CP_SEAT(ev, seat)
-    _CP_CARD(ev, card)
-    _CP_REVOKE(ev, revoke)
-    return ev
 
 
 def _codes_in_order(game: Game, cards: tuple[int, ...]) -> tuple[str, ...]:
