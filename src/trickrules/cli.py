@@ -147,6 +147,10 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("file")
     p.add_argument("--partial", action="store_true", help="accept a log of a match still in progress")
     p.set_defaults(func=_cmd_replay)
+
+    from trickrules.conformance.cli import add_commands
+
+    add_commands(sub)
     return parser
 
 

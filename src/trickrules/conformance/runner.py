@@ -1,0 +1,465 @@
+"""Running conformance cases, counting coverage, and verifying variants.
+
+A case runs by loading its game (the document's game, or the spec given to
+the runner), starting a match from its seed, dealer and stacked hands,
+applying its actions, and checking its expectations. Each failure names the
+case, its clauses, their source lines and paraphrases, and what differed.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from attrs import frozen
+
+from trickrules.conformance.model import Case, Expect, Manifest, load_cases, load_manifest
+from trickrules.converter import unstructure
+from trickrules.errors import IllegalActionError, SpecError, TrickrulesError
+from trickrules.events import event_to_data
+from trickrules.game import Game, load
+from trickrules.loader import bundled_names
+from trickrules.render import rules_data
+from trickrules.state import State
+
+__all__ = [
+    "CaseResult",
+    "DocumentReport",
+    "Suite",
+    "check_case",
+    "default_root",
+    "load_suite",
+    "run_suite",
+    "verify_variant",
+]
+
+def default_root() -> Path:
+    """The bundled ``conformance/`` folder (next to ``specs/`` in a checkout)."""
+    here = Path(__file__).resolve().parent.parent
+    installed = here / "_conformance"
+    return installed if installed.is_dir() else here.parent.parent / "conformance"
+
+
+def default_seeds() -> Path:
+    """Where the source documents are: ``shared/seeds`` beside the checkout."""
+    return default_root().parent.parent / "shared" / "seeds"
+
+
+SEEDS = default_seeds()
+
+
+@frozen
+class Suite:
+    """Manifests by document id, and every case."""
+
+    manifests: tuple[Manifest, ...]
+    cases: tuple[Case, ...]
+
+    def document_of(self, clause: str) -> str:
+        """The document id a clause id belongs to (the part before ``:``)."""
+        return clause.split(":", 1)[0]
+
+
+def load_suite(root: Path | None = None, extra_cases: Iterable[Path] = ()) -> Suite:
+    """Read every manifest under ``root/manifests`` and every case file under ``root/cases``."""
+    root = root or default_root()
+    manifests = tuple(load_manifest(p) for p in sorted((root / "manifests").glob("*.toml")))
+    cases: list[Case] = []
+    for folder in (root / "cases", *extra_cases):
+        for path in sorted(Path(folder).rglob("*.toml")):
+            cases.extend(load_cases(path))
+    ids = [c.id for c in cases]
+    dupes = sorted({i for i in ids if ids.count(i) > 1})
+    if dupes:
+        raise SpecError(f"conformance cases: duplicate case ids {dupes}")
+    return Suite(manifests, tuple(cases))
+
+
+@frozen
+class CaseResult:
+    """The outcome of one case: passed, or the first thing that differed."""
+
+    case: Case
+    passed: bool
+    detail: str = ""
+    observed: str = ""
+
+
+class _Games:
+    """Compiled games, cached by (spec, options)."""
+
+    def __init__(self, override: str | None = None, override_base: str | None = None) -> None:
+        self.override = override
+        self.override_base = override_base
+        self._cache: dict[tuple[str, tuple[tuple[str, str], ...]], Game] = {}
+
+    def get(self, name: str, options: Mapping[str, str]) -> Game:
+        source = name
+        if self.override is not None and (self.override_base is None or name == self.override_base):
+            source = self.override
+        key = (source, tuple(sorted(options.items())))
+        game = self._cache.get(key)
+        if game is None:
+            game = self._cache[key] = load(source, dict(options))
+        return game
+
+
+def _event_matches(event: dict[str, Any], want: Mapping[str, Any]) -> bool:
+    for key, value in want.items():
+        got = event.get(key)
+        if isinstance(value, list | tuple):
+            if not isinstance(got, list | tuple) or list(got) != list(value):
+                return False
+        elif got != value:
+            return False
+    return True
+
+
+def _fmt(value: object) -> str:
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_fmt(v) for v in value) + "]"
+    return repr(value) if isinstance(value, str) else str(value)
+
+
+def _check(game: Game, state: State, expect: Expect) -> list[str]:
+    """The expectations that do not hold, as sentences (empty: all hold)."""
+    bad: list[str] = []
+
+    def differ(what: str, want: object, got: object) -> None:
+        bad.append(f"{what}: expected {_fmt(want)}, got {_fmt(got)}")
+
+    if expect.trump or expect.trump_order is not None or expect.plain_order is not None:
+        data = rules_data(game, expect.trump or None)
+        if expect.trump_order is not None and list(expect.trump_order) != data["trump_order"]:
+            differ(f"trump order with trump {data['trump']}", expect.trump_order, data["trump_order"])
+        for suit, order in (expect.plain_order or {}).items():
+            got = data["plain_orders"].get(suit, [])
+            if list(order) != got:
+                differ(f"plain order of {suit} with trump {data['trump']}", order, got)
+    if expect.deck_size is not None and expect.deck_size != game.cards.size:
+        differ("deck size", expect.deck_size, game.cards.size)
+    if expect.total_points is not None and expect.total_points != sum(game.cards.points):
+        differ("total card points", expect.total_points, sum(game.cards.points))
+    for code, points in (expect.card_points or {}).items():
+        got = game.cards.points[game.cards.card(code)] if code in game.card_of else None
+        if got != points:
+            differ(f"points of {code}", points, got)
+    if expect.phase and expect.phase != state.phase:
+        differ("phase", expect.phase, state.phase)
+    if expect.to_move is not None and expect.to_move != state.to_move:
+        differ("seat to move", expect.to_move, state.to_move)
+    legal = [str(a) for a in state.legal_actions()]
+    if expect.legal is not None and sorted(expect.legal) != sorted(legal):
+        differ("legal actions", sorted(expect.legal), sorted(legal))
+    for text in expect.legal_includes:
+        if text not in legal:
+            bad.append(f"legal actions: expected {text!r} among them, got {_fmt(legal)}")
+    for text in expect.legal_excludes:
+        if text in legal:
+            bad.append(f"legal actions: expected {text!r} not among them, got {_fmt(legal)}")
+    for reject in expect.rejects:
+        try:
+            state.apply(reject.action)
+        except IllegalActionError as exc:
+            if reject.reason and reject.reason not in str(exc):
+                bad.append(f"{reject.action!r} was refused, but the reason {str(exc)!r} does not say {reject.reason!r}")
+        else:
+            bad.append(f"{reject.action!r} was accepted; expected it to be refused ({reject.reason or 'any reason'})")
+    last = [event_to_data(e) for e in state.last_events]
+    for want in expect.events:
+        if not any(_event_matches(e, want) for e in last):
+            bad.append(f"the last step's events: expected one like {dict(want)}, got {last}")
+    if expect.log_includes or expect.log_excludes:
+        log = [event_to_data(e) for _, e in state.entries()]
+        for want in expect.log_includes:
+            if not any(_event_matches(e, want) for e in log):
+                bad.append(f"the log: expected an event like {dict(want)}")
+        for want in expect.log_excludes:
+            found = [e for e in log if _event_matches(e, want)]
+            if found:
+                bad.append(f"the log: expected no event like {dict(want)}, found {found[0]}")
+    if expect.contract is not None and expect.contract != (state.contract or ""):
+        differ("contract", expect.contract, state.contract or "")
+    if expect.declarer is not None and expect.declarer != state.declarer:
+        differ("declarer", expect.declarer, state.declarer)
+    if expect.dealer is not None and expect.dealer != state.dealer:
+        differ("dealer", expect.dealer, state.dealer)
+    if expect.state_trump is not None and expect.state_trump != state.trump:
+        differ("trumps", expect.state_trump, state.trump)
+    if expect.tricks_won is not None:
+        got = [state.tricks_won()[s] for s in range(game.rules.players)]
+        if list(expect.tricks_won) != got:
+            differ("tricks won", expect.tricks_won, got)
+    if expect.scoreboard is not None and list(expect.scoreboard) != list(state.match.scores):
+        differ("scoreboard", expect.scoreboard, state.match.scores)
+    if expect.pot is not None and expect.pot != state.pot:
+        differ("pot", expect.pot, state.pot)
+    if expect.terminal is not None and expect.terminal != state.is_terminal:
+        differ("match over", expect.terminal, state.is_terminal)
+    if expect.winners is not None and list(expect.winners) != list(state.winners):
+        differ("winners", expect.winners, state.winners)
+    for seat, cards in (expect.hand or {}).items():
+        got_hand = state.hand(int(seat))
+        if sorted(cards) != sorted(got_hand):
+            differ(f"hand of seat {seat}", sorted(cards), sorted(got_hand))
+    for seat, partner in (expect.view_partner or {}).items():
+        got_partner = state.view(int(seat)).partner
+        if got_partner != partner:
+            differ(f"seat {seat}'s view of the partner", partner, got_partner)
+    for seat in expect.view_hides_partner:
+        view = state.view(seat)
+        if view.partner is not None:
+            bad.append(f"seat {seat}'s view shows the partner (seat {view.partner}) before the rules reveal it")
+        if "partner" in view.to_json().replace('"partner":null', ""):
+            bad.append(f"seat {seat}'s view JSON names the partner")
+    return bad
+
+
+def check_case(case: Case, games: _Games, default_game: str) -> CaseResult:
+    """Run one case; never raises for a rules problem (that is a failed case)."""
+    name = case.game or default_game
+    try:
+        game = games.get(name, case.options)
+    except TrickrulesError as exc:
+        return CaseResult(case, False, f"the game {name!r} with options {dict(case.options)} does not load: {exc}")
+    try:
+        state = game.new_match(seed=case.seed, dealer=case.dealer,
+                               hands=[list(h) for h in case.hands] if case.hands is not None else None,
+                               turned=case.turned or None)
+    except (ValueError, TrickrulesError) as exc:
+        return CaseResult(case, False, f"the situation cannot be set up: {exc}")
+    for n, text in enumerate(case.actions):
+        try:
+            state = state.apply(text)
+        except (IllegalActionError, ValueError) as exc:
+            return CaseResult(case, False, f"action {n + 1} ({text!r}) was refused: {exc}")
+    try:
+        problems = _check(game, state, case.expect)
+    except (ValueError, TrickrulesError) as exc:
+        problems = [f"an expectation could not be checked: {exc}"]
+    observed = str(unstructure(state.view(state.to_move if state.to_move is not None else 0)))[:2000]
+    if problems:
+        return CaseResult(case, False, "; ".join(problems), observed)
+    return CaseResult(case, True, "", observed)
+
+
+@frozen
+class DocumentReport:
+    """Counts for one source document, and its failures."""
+
+    source: str
+    document: str
+    lines: int
+    normative: int
+    informative: int
+    clauses: int
+    cases: int
+    passed: int
+    failed: int
+    unaccounted: int
+    problems: tuple[str, ...]
+    failures: tuple[CaseResult, ...]
+
+    def counts(self) -> dict[str, Any]:
+        """The counts as the ``--json`` output gives them."""
+        return {k: getattr(self, k) for k in ("source", "lines", "normative", "informative", "clauses", "cases",
+                                                "passed", "failed", "unaccounted")}
+
+
+def _source_lines(manifest: Manifest, seeds: Path) -> list[str] | None:
+    path = seeds / manifest.document.source
+    if not path.is_file():
+        return None
+    return path.read_text(encoding="utf-8").split("\n")
+
+
+def _account(manifest: Manifest, seeds: Path, known_clauses: set[str]) -> tuple[int, int, int, list[str]]:
+    """(non-blank lines, normative, informative, problems) for a manifest against its source."""
+    problems: list[str] = []
+    text = _source_lines(manifest, seeds)
+    entries = {line.n: line for line in manifest.line}
+    if len(entries) != len(manifest.line):
+        problems.append("a line number is accounted for twice")
+    recorded = list(manifest.document.nonblank)
+    if text is None:
+        # Without the source (a checkout without shared/), the recorded line map stands in.
+        nonblank = recorded or sorted(entries)
+    else:
+        nonblank = [n for n, line in enumerate(text, start=1) if line.strip()]
+        if recorded and recorded != nonblank:
+            problems.append("the source's non-blank lines differ from the manifest's [document] nonblank list")
+    for n in nonblank:
+        entry = entries.get(n)
+        if entry is None:
+            problems.append(f"line {n} is not accounted for")
+        elif entry.kind == "normative" and not entry.clauses:
+            problems.append(f"line {n} is normative but names no clause")
+        elif entry.kind == "informative" and not entry.why:
+            problems.append(f"line {n} is informative but says not why")
+    for n in sorted(set(entries) - set(nonblank)):
+        problems.append(f"line {n} is blank or beyond the end of the source, but has an entry")
+    for entry in manifest.line:
+        for clause in entry.clauses:
+            if clause not in known_clauses:
+                problems.append(f"line {entry.n} names the unknown clause {clause!r}")
+    normative = sum(1 for n in nonblank if n in entries and entries[n].kind == "normative")
+    informative = sum(1 for n in nonblank if n in entries and entries[n].kind == "informative")
+    return len(nonblank), normative, informative, problems
+
+
+def run_suite(
+    suite: Suite,
+    documents: Iterable[str] = (),
+    spec: str | None = None,
+    select: str | None = None,
+    seeds: Path = SEEDS,
+) -> list[DocumentReport]:
+    """Run the cases of the chosen documents (all by default) and count coverage.
+
+    ``spec`` runs every case against that spec file instead of the game the
+    case names (only for cases of the game the spec extends, when it is an
+    overlay). ``select`` is a glob over case ids and clause ids.
+    """
+    wanted = set(documents)
+    base = _base_of(spec) if spec else None
+    games = _Games(spec, base)
+    clauses_all = {c.id: c for m in suite.manifests for c in m.clause}
+    by_clause: dict[str, list[Case]] = {}
+    for case in suite.cases:
+        for clause in case.clauses:
+            by_clause.setdefault(clause, []).append(case)
+    default_game = {m.document.id: m.document.game for m in suite.manifests}
+    results: dict[str, CaseResult] = {}
+    reports = []
+    for manifest in suite.manifests:
+        doc = manifest.document
+        if wanted and doc.id not in wanted and doc.game not in wanted:
+            continue
+        lines, normative, informative, problems = _account(manifest, seeds, set(clauses_all))
+        mine = sorted({c for entry in manifest.line for c in entry.clauses} | {c.id for c in manifest.clause})
+        cases: dict[str, Case] = {}
+        for clause_id in mine:
+            clause = clauses_all.get(clause_id)
+            if clause is None:
+                continue
+            found = by_clause.get(clause_id, [])
+            if not found and clause.testable != "meta":
+                problems.append(f"clause {clause_id} (line {', '.join(map(str, clause.lines))}) has no case")
+            for case in found:
+                cases[case.id] = case
+        if select:
+            cases = {k: c for k, c in cases.items()
+                     if fnmatch.fnmatch(k, select) or any(fnmatch.fnmatch(x, select) for x in c.clauses)}
+        failures = []
+        passed = 0
+        for case_id, case in sorted(cases.items()):
+            if case_id not in results:
+                owner = suite.document_of(case.clauses[0])
+                results[case_id] = check_case(case, games, default_game.get(owner, doc.game))
+            result = results[case_id]
+            if result.passed:
+                passed += 1
+            else:
+                failures.append(result)
+        unaccounted = sum(1 for p in problems if "not accounted" in p or "names no clause" in p
+                          or "says not why" in p)
+        reports.append(DocumentReport(
+            source=doc.source, document=doc.id, lines=lines, normative=normative, informative=informative,
+            clauses=len(mine), cases=len(cases), passed=passed, failed=len(failures), unaccounted=unaccounted,
+            problems=tuple(problems), failures=tuple(failures)))
+    return reports
+
+
+def _base_of(spec: str) -> str | None:
+    """The bundled game an overlay (finally) extends, or ``None`` for a standalone spec."""
+    from trickrules.loader import read_raw
+
+    path = Path(spec)
+    for _ in range(8):
+        if spec in bundled_names() and not path.is_file():
+            return spec
+        raw = read_raw(path)
+        parent = raw.get("extends")
+        if not isinstance(parent, str):
+            return raw.get("name") if isinstance(raw.get("name"), str) and raw["name"] in bundled_names() else None
+        if parent in bundled_names():
+            return parent
+        path = path.parent / parent
+        spec = str(path)
+    return None
+
+
+def describe_failure(result: CaseResult, suite: Suite) -> str:
+    """A failure as the runner prints it: case, clauses with lines and paraphrase, what differed."""
+    clauses = {c.id: c for m in suite.manifests for c in m.clause}
+    out = [f"FAIL {result.case.id} ({result.case.path})"]
+    for clause_id in result.case.clauses:
+        clause = clauses.get(clause_id)
+        if clause is None:
+            out.append(f"  {clause_id}: (no such clause in any manifest)")
+        else:
+            out.append(f"  {clause_id} (line {', '.join(map(str, clause.lines))}): {clause.says}")
+    out.append(f"  differs: {result.detail}")
+    return "\n".join(out)
+
+
+@frozen
+class VariantReport:
+    """What a variant changes: per declared clause, the cases whose outcome changed."""
+
+    variant: str
+    base: str
+    declared: tuple[str, ...]
+    changed: tuple[tuple[tuple[str, ...], str, str], ...]
+    stale: tuple[str, ...]
+    undeclared: tuple[tuple[str, str], ...]
+    cases: int
+
+    @property
+    def ok(self) -> bool:
+        """Whether the variant changes exactly the clauses it declares."""
+        return not self.stale and not self.undeclared
+
+
+def verify_variant(overlay: str, suite: Suite) -> VariantReport:
+    """Run the base game's cases against ``overlay`` and compare outcomes.
+
+    A case *changes* when it passes under one and fails under the other, or
+    fails differently. Every clause the overlay declares (``variant.changes``
+    and the ``changes`` of the options it chooses) must have a changed case;
+    no case of an undeclared clause may change.
+    """
+    base = _base_of(overlay)
+    if base is None:
+        raise SpecError(f"{overlay}: not an overlay of a bundled game (it needs 'extends').")
+    variant_game = load(overlay)
+    spec = variant_game.spec
+    declared = set(spec.variant.changes if spec.variant else ())
+    for name, choice in spec.chosen.items():
+        option = spec.options[name]
+        if choice != option.default:
+            declared.update(option.changes.get(choice, ()))
+    documents = {m.document.id for m in suite.manifests if m.document.game == base}
+    cases = [c for c in suite.cases if suite.document_of(c.clauses[0]) in documents and (not c.game or c.game == base)]
+    base_games = _Games()
+    variant_games = _Games(overlay, base)
+    changed: list[tuple[tuple[str, ...], str, str]] = []
+    undeclared: list[tuple[str, str]] = []
+    touched: set[str] = set()
+    for case in cases:
+        before = check_case(case, base_games, base)
+        after = check_case(case, variant_games, base)
+        if (before.passed, before.detail) == (after.passed, after.detail):
+            continue
+        what = after.detail if not after.passed else f"passes under the variant; under {base}: {before.detail}"
+        hit = [c for c in case.clauses if c in declared]
+        if hit:
+            touched.update(hit)
+            changed.append((tuple(hit), case.id, what))
+        else:
+            undeclared.append((case.id, what))
+    stale = tuple(sorted(declared - touched))
+    return VariantReport(spec.variant.name if spec.variant else spec.name, base, tuple(sorted(declared)),
+                         tuple(changed), stale, tuple(undeclared), len(cases))
