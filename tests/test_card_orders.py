@@ -52,9 +52,7 @@ def test_quadrille_es_L29_L33_red_trump_order_has_12_cards(trump: str) -> None:
 
 @pytest.mark.parametrize("trump", ["S", "C"])
 def test_quadrille_es_L29_L33_black_trump_order_has_11_cards(trump: str) -> None:
-    expected = ["AS", f"2{trump}", "AC", f"K{trump}", f"Q{trump}", f"J{trump}"] + [
-        f"{r}{trump}" for r in "76543"
-    ]
+    expected = ["AS", f"2{trump}", "AC", f"K{trump}", f"Q{trump}", f"J{trump}"] + [f"{r}{trump}" for r in "76543"]
     assert trump_order("quadrille", trump) == expected
     assert len(expected) == 11
 
@@ -184,8 +182,12 @@ def test_cuatrola_L13_points_11_10_4_3_2_total_120() -> None:
 
 def test_cuatrola_L21_dealers_last_card_is_turned_and_fixes_trumps() -> None:
     g = game("cuatrola")
-    hands = [["AO", "3O", "RO", "CO", "SO"], ["AC", "3C", "RC", "CC", "SC"],
-             ["AE", "3E", "RE", "CE", "SE"], ["AB", "3B", "RB", "CB", "SB"]]
+    hands = [
+        ["AO", "3O", "RO", "CO", "SO"],
+        ["AC", "3C", "RC", "CC", "SC"],
+        ["AE", "3E", "RE", "CE", "SE"],
+        ["AB", "3B", "RB", "CB", "SB"],
+    ]
     state = g.new_match(hands=hands, dealer=2)
     assert state.trump == "E"
     assert "SE" in state.hand(2)

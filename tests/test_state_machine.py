@@ -33,7 +33,6 @@ from strategies import (
     check_replay,
     check_turn,
     check_views,
-    no_card_to_call,
     scaled,
     seeds,
     short_game,
@@ -76,8 +75,8 @@ class GameMachine(RuleBasedStateMachine):
         return bool(self.state.legal_actions())
 
     def finished(self) -> bool:
-        """Tell whether the match can go no further (over, or the known dead end)."""
-        return self.state.is_terminal or no_card_to_call(self.state)
+        """Tell whether the match is over."""
+        return self.state.is_terminal
 
     @initialize(
         seed=seeds(),

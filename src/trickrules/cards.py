@@ -102,9 +102,7 @@ class CardTable:
         return " ".join(self.codes[c] for c in cards)
 
 
-def _order_for(
-    orders: dict[str, tuple[str, ...]], suit_code: str, colour: str
-) -> tuple[str, tuple[str, ...]] | None:
+def _order_for(orders: dict[str, tuple[str, ...]], suit_code: str, colour: str) -> tuple[str, tuple[str, ...]] | None:
     for key in (suit_code, colour, "default"):
         if key in orders:
             return key, orders[key]
@@ -134,8 +132,12 @@ def compile_cards(spec: Spec, where: str) -> CardTable:
         if rank not in rank_codes:
             raise SpecError(f"{where}: deck.points.{rank}: {rank!r} is not a rank of this deck.")
     removed = set(deck.removed)
-    cards = [(s, r) for s in range(len(suit_codes)) for r in range(len(rank_codes))
-             if rank_codes[r] + suit_codes[s] not in removed]
+    cards = [
+        (s, r)
+        for s in range(len(suit_codes))
+        for r in range(len(rank_codes))
+        if rank_codes[r] + suit_codes[s] not in removed
+    ]
     codes = tuple(rank_codes[r] + suit_codes[s] for s, r in cards)
     suit_of = tuple(s for s, _ in cards)
     rank_of = tuple(r for _, r in cards)
@@ -204,12 +206,12 @@ def compile_cards(spec: Spec, where: str) -> CardTable:
                 card = index[p.card]
             else:
                 assert p.rank is not None
-                rank = p.rank.get(suit_codes[t], p.rank.get(colours[t]))
-                if rank is None:
+                found_rank = p.rank.get(suit_codes[t]) or p.rank.get(colours[t])
+                if found_rank is None:
                     raise SpecError(
                         f"{where}: trump.promotions '{p.name}': no rank given for trump suit {suit_codes[t]!r}."
                     )
-                card = resolve_rank(t, rank, f"trump.promotions '{p.name}'")
+                card = resolve_rank(t, found_rank, f"trump.promotions '{p.name}'")
             if card in promoted:
                 raise SpecError(f"{where}: trump.promotions: {codes[card]} is promoted twice.")
             promoted[card] = p.name

@@ -53,9 +53,11 @@ def _cmd_check(args: argparse.Namespace) -> int:
         return 1
     spec = game.spec
     kind = f"overlay {spec.variant.name!r} of " if spec.variant else ""
-    print(f"ok: {kind}{spec.name!r} - {game.cards.size} cards, {game.rules.players} players, "
-          f"{len(game.rules.contracts)} contracts, {len(spec.play.obligations)} obligations, "
-          f"{len(spec.scoring.outcomes)} outcomes, {len(spec.options)} options; fingerprint {game.fingerprint}")
+    print(
+        f"ok: {kind}{spec.name!r} - {game.cards.size} cards, {game.rules.players} players, "
+        f"{len(game.rules.contracts)} contracts, {len(spec.play.obligations)} obligations, "
+        f"{len(spec.scoring.outcomes)} outcomes, {len(spec.options)} options; fingerprint {game.fingerprint}"
+    )
     return 0
 
 
@@ -79,8 +81,10 @@ def play_match(game: Game, seed: int, bots: str, max_deals: int | None = None, o
     while not state.is_terminal:
         if max_deals is not None and state.match.deals_done >= max_deals:
             if out:
-                print(f"\nStopped after {max_deals} deal(s). Scores: "
-                      + ", ".join(f"seat {s} {x}" for s, x in state.scoreboard.items()))
+                print(
+                    f"\nStopped after {max_deals} deal(s). Scores: "
+                    + ", ".join(f"seat {s} {x}" for s, x in state.scoreboard.items())
+                )
             break
         seat = state.to_move
         assert seat is not None
@@ -108,8 +112,10 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     except (LogFormatError, LogIntegrityError) as exc:
         print(f"{args.file}: {exc}")
         return 1
-    print(f"{args.file}: ok, {len(log.entries)} events replayed; {state.game.name}, "
-          f"{'match over' if state.is_terminal else 'match in progress'}.")
+    print(
+        f"{args.file}: ok, {len(log.entries)} events replayed; {state.game.name}, "
+        f"{'match over' if state.is_terminal else 'match in progress'}."
+    )
     for seat, score in state.scoreboard.items():
         print(f"  seat {seat}: {score}")
     if state.winners:

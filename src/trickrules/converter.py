@@ -79,6 +79,10 @@ def _strict_float(value: object, _: type) -> float:
     raise _WrongValue(f"floating-point values are not accepted, found {_show(value)}")
 
 
+def _is_tuple(tp: Any) -> bool:
+    return tp is tuple or get_origin(tp) is tuple
+
+
 def _is_frozenmap(tp: Any) -> bool:
     return get_origin(tp) is FrozenMap or tp is FrozenMap
 
@@ -131,17 +135,15 @@ def _make_converter() -> cattrs.Converter:
         for index, (item, item_type) in enumerate(zip(value, types, strict=True)):
             try:
                 out.append(item if item_type is Any else conv.structure(item, item_type))
-            except Exception as exc:  # noqa: BLE001 - regrouped below with the item's index
+            except Exception as exc:
                 exc.__notes__ = [*getattr(exc, "__notes__", []), IterableValidationNote(f"@ {index}", index, item_type)]
                 problems.append(exc)
         if problems:
             raise IterableValidationError("list", problems, tp)
         return tuple(out)
 
-    conv.register_structure_hook_func(lambda tp: tp is tuple or get_origin(tp) is tuple, structure_tuple)
-    conv.register_unstructure_hook_func(
-        _is_frozenmap, lambda m: {k: conv.unstructure(v) for k, v in m.items()}
-    )
+    conv.register_structure_hook_func(_is_tuple, structure_tuple)
+    conv.register_unstructure_hook_func(_is_frozenmap, lambda m: {k: conv.unstructure(v) for k, v in m.items()})
     return conv
 
 
@@ -156,11 +158,15 @@ def register_renames(cls: type, **renames: str) -> None:
     converter.register_structure_hook(
         cls,
         make_dict_structure_fn(
-            cls, converter, _cattrs_forbid_extra_keys=True, **overrides  # type: ignore[arg-type]
+            cls,
+            converter,
+            _cattrs_forbid_extra_keys=True,
+            **overrides,  # type: ignore[arg-type]
         ),
     )
     converter.register_unstructure_hook(
-        cls, make_dict_unstructure_fn(cls, converter, **overrides)  # type: ignore[arg-type]
+        cls,
+        make_dict_unstructure_fn(cls, converter, **overrides),  # type: ignore[arg-type]
     )
 
 

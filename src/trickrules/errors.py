@@ -30,8 +30,10 @@ class SpecError(TrickrulesError, ValueError):
 
 
 class FormulaError(SpecError):
-    """A payout or scoring formula is malformed, uses a forbidden construct,
-    or produced a value out of the allowed range while being evaluated.
+    """A payout or scoring formula is malformed or out of range.
+
+    It uses a forbidden construct, or produced a value out of the allowed
+    range while being evaluated.
     """
 
 
@@ -43,8 +45,10 @@ class IllegalActionError(TrickrulesError, ValueError):
 
 
 class LogFormatError(TrickrulesError, ValueError):
-    """An event log is not readable: not JSON, the wrong format or version,
-    too large, too deeply nested, or holding values of the wrong type.
+    """An event log is not readable.
+
+    It is not JSON, has the wrong format or version, is too large or too
+    deeply nested, or holds values of the wrong type.
     """
 
 

@@ -102,8 +102,9 @@ def _float(text: str) -> Any:
 
 def _loads(text: str, where: str) -> Any:
     try:
-        return json.loads(text, object_pairs_hook=_pairs, parse_constant=_reject_constant,
-                          parse_int=_int, parse_float=_float)
+        return json.loads(
+            text, object_pairs_hook=_pairs, parse_constant=_reject_constant, parse_int=_int, parse_float=_float
+        )
     except LogFormatError as exc:
         raise LogFormatError(f"{where}: {exc}") from None
     except RecursionError:
@@ -118,7 +119,9 @@ def _header_from(data: Any) -> LogHeader:
     if data.get("format") != FORMAT:
         raise LogFormatError(f"line 1: not a trickrules log (format is {data.get('format')!r}, expected {FORMAT!r})")
     if data.get("version") != VERSION:
-        raise LogFormatError(f"line 1: log format version {data.get('version')!r} is not supported (this library reads {VERSION})")
+        raise LogFormatError(
+            f"line 1: log format version {data.get('version')!r} is not supported (this library reads {VERSION})"
+        )
     from trickrules.converter import converter, describe_error
 
     body = dict(data)
@@ -170,8 +173,10 @@ class EventLog:
             hands=m.stacked,
             turned=m.stacked_turned,
         )
-        entries = tuple(LogEntry(n, actor if isinstance(actor, int) else "dealer", ev)  # type: ignore[arg-type]
-                        for n, (actor, ev) in enumerate(state.entries()))
+        entries = tuple(
+            LogEntry(n, actor if isinstance(actor, int) else "dealer", ev)
+            for n, (actor, ev) in enumerate(state.entries())
+        )
         return cls(header, entries)
 
     @property
@@ -183,9 +188,16 @@ class EventLog:
         """The header as JSON-ready data."""
         h = self.header
         data: dict[str, Any] = {
-            "format": h.format, "version": h.version, "game": h.game, "fingerprint": h.fingerprint,
-            "options": dict(h.options), "seed": h.seed, "dealer": h.dealer,
-            "hands": [list(x) for x in h.hands], "turned": h.turned, "rng": h.rng,
+            "format": h.format,
+            "version": h.version,
+            "game": h.game,
+            "fingerprint": h.fingerprint,
+            "options": dict(h.options),
+            "seed": h.seed,
+            "dealer": h.dealer,
+            "hands": [list(x) for x in h.hands],
+            "turned": h.turned,
+            "rng": h.rng,
         }
         if h.seat is not None:
             data["seat"] = h.seat
@@ -249,8 +261,10 @@ class EventLog:
         return cls.from_json(data)
 
     def for_seat(self, seat: int) -> EventLog:
-        """The log as ``seat`` may see it: other hands, others' exchanged cards and
-        the seed are replaced by ``"?"`` or left out.
+        """The log as ``seat`` may see it.
+
+        Other hands, others' exchanged cards and the seed are replaced by
+        ``"?"`` or left out.
         """
         entries = []
         for e in self.entries:
@@ -335,7 +349,9 @@ def replay(log: EventLog | str | bytes, game: Game | None = None, *, partial: bo
     while i < total:
         e = entries[i]
         if e.event.TAG not in ACTION_EVENTS or not isinstance(e.actor, int):
-            raise LogIntegrityError(f"event {i}: {e.event.TAG!r} by {e.actor!r} where a player's action was expected", seq=i)
+            raise LogIntegrityError(
+                f"event {i}: {e.event.TAG!r} by {e.actor!r} where a player's action was expected", seq=i
+            )
         if state.is_terminal:
             raise LogIntegrityError(f"event {i}: the match was already over", seq=i)
         if e.actor != state.to_move:
@@ -347,8 +363,9 @@ def replay(log: EventLog | str | bytes, game: Game | None = None, *, partial: bo
             raise LogIntegrityError(f"event {i}: {exc}", seq=i) from None
         i = _match_derived(state.last, entries, i)
     if not partial and not state.is_terminal:
-        raise LogIntegrityError(f"incomplete: the log ends after event {total - 1} but the match is not over",
-                                seq=total, incomplete=True)
+        raise LogIntegrityError(
+            f"incomplete: the log ends after event {total - 1} but the match is not over", seq=total, incomplete=True
+        )
     return state
 
 
@@ -357,14 +374,17 @@ def _match_derived(produced: tuple[tuple[object, Event], ...], entries: tuple[Lo
     for k, (actor, event) in enumerate(produced):
         i = start + k
         if i >= total:
-            raise LogIntegrityError(f"incomplete: the log ends at event {total - 1}, inside a step", seq=total,
-                                    incomplete=True)
+            raise LogIntegrityError(
+                f"incomplete: the log ends at event {total - 1}, inside a step", seq=total, incomplete=True
+            )
         got = entries[i]
         want_actor = actor if isinstance(actor, int) else "dealer"
         if got.actor != want_actor or got.event != event:
             raise LogIntegrityError(
                 f"event {i}: the log says {got.actor!r} {_short(got.event)}, but the rules give "
-                f"{want_actor!r} {_short(event)}", seq=i)
+                f"{want_actor!r} {_short(event)}",
+                seq=i,
+            )
     return start + len(produced)
 
 

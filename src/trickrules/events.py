@@ -156,8 +156,10 @@ class Announced:
 
 @frozen
 class CardPlayed:
-    """A card was played to the trick. ``revoke`` names a broken obligation
-    (only when the rules accept revokes and penalise them later).
+    """A card was played to the trick.
+
+    ``revoke`` names a broken obligation (only when the rules accept revokes
+    and penalise them later).
     """
 
     TAG: ClassVar[str] = "play"
@@ -238,18 +240,50 @@ class MatchEnded:
 
 
 Event = (
-    Dealt | Misdealt | Redeal | Passed | BidMade | AuctionWon | TrumpNamed | CardCalled | CardGiven
-    | ExchangeDone | Announced | CardPlayed | PartnerRevealed | TrickWon | Declared | Paid | Awarded
-    | DealScored | MatchEnded
+    Dealt
+    | Misdealt
+    | Redeal
+    | Passed
+    | BidMade
+    | AuctionWon
+    | TrumpNamed
+    | CardCalled
+    | CardGiven
+    | ExchangeDone
+    | Announced
+    | CardPlayed
+    | PartnerRevealed
+    | TrickWon
+    | Declared
+    | Paid
+    | Awarded
+    | DealScored
+    | MatchEnded
 )
 
 #: Every event class by its tag.
 EVENT_TYPES: dict[str, type[Any]] = {
     cls.TAG: cls
     for cls in (
-        Dealt, Misdealt, Redeal, Passed, BidMade, AuctionWon, TrumpNamed, CardCalled, CardGiven,
-        ExchangeDone, Announced, CardPlayed, PartnerRevealed, TrickWon, Declared, Paid, Awarded,
-        DealScored, MatchEnded,
+        Dealt,
+        Misdealt,
+        Redeal,
+        Passed,
+        BidMade,
+        AuctionWon,
+        TrumpNamed,
+        CardCalled,
+        CardGiven,
+        ExchangeDone,
+        Announced,
+        CardPlayed,
+        PartnerRevealed,
+        TrickWon,
+        Declared,
+        Paid,
+        Awarded,
+        DealScored,
+        MatchEnded,
     )
 }
 

@@ -238,9 +238,7 @@ def compile_formula(source: str, allowed: Iterable[str], *, where: str = "") -> 
 def _check_allowed(allowed: Iterable[str], where: str) -> frozenset[str]:
     if isinstance(allowed, str | bytes):
         # A lone string would otherwise be read as a set of one-letter names.
-        raise _error(
-            where, f"the allowed variables must be names, not the string {reprlib.repr(allowed)}."
-        )
+        raise _error(where, f"the allowed variables must be names, not the string {reprlib.repr(allowed)}.")
     try:
         names = frozenset(allowed)
     except TypeError:
@@ -323,9 +321,7 @@ class _Compiler:
                 return lambda env: all(operand(env) for operand in operands)
             return lambda env: any(operand(env) for operand in operands)
         if isinstance(node, ast.IfExp):
-            test, body, orelse = (
-                self.build(n, depth + 1) for n in (node.test, node.body, node.orelse)
-            )
+            test, body, orelse = (self.build(n, depth + 1) for n in (node.test, node.body, node.orelse))
             return lambda env: body(env) if test(env) else orelse(env)
         if isinstance(node, ast.Call):
             return self.call(node, depth)

@@ -81,14 +81,22 @@ class Game:
         self.revoke_penalised = self.rules.play.revoke_penalised
         # Per trump key: effective suits, powers, masks by effective suit, the trump
         # mask, the privileged mask, and for each card the mask of cards that beat it.
-        self.trump_data: dict[int, tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int, int, tuple[int, ...]]] = {}
+        self.trump_data: dict[
+            int, tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int, int, tuple[int, ...]]
+        ] = {}
         for key, table in self.tables.items():
             power = table.power
             beats = tuple(
                 sum(1 << o for o in range(self.cards.size) if power[o] > power[c]) for c in range(self.cards.size)
             )
-            self.trump_data[key] = (table.eff_suit, power, self.suit_masks[key], self.trump_masks[key],
-                                    self.privileged[key], beats)
+            self.trump_data[key] = (
+                table.eff_suit,
+                power,
+                self.suit_masks[key],
+                self.trump_masks[key],
+                self.privileged[key],
+                beats,
+            )
         team_of = list(range(self.rules.players))
         for n, team in enumerate(self.rules.teams):
             for seat in team:
@@ -103,8 +111,7 @@ class Game:
         from trickrules.events import CardPlayed
 
         self.play_entries: tuple[tuple[tuple[int, CardPlayed], ...], ...] = tuple(
-            tuple((seat, CardPlayed(seat, code, "")) for code in self.cards.codes)
-            for seat in range(self.rules.players)
+            tuple((seat, CardPlayed(seat, code, "")) for code in self.cards.codes) for seat in range(self.rules.players)
         )
         self.play_actions: tuple[Action, ...] = tuple(Action("play", c) for c in self.cards.codes)
         # Every action text the rules can offer, built once and shared.

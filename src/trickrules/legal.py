@@ -93,8 +93,10 @@ def legal_play_mask(
     if follow:
         if pr.called_card and called >= 0 and (follow >> called) & 1 and called != led_card:
             return 1 << called, "called_card"
-        if pr.head_trick and (pr.head_trick == "always" or led == trump) and not (
-            pr.head_partner_exempt and _partner_wins(game, leader, sitting_out, best_i, seat)
+        if (
+            pr.head_trick
+            and (pr.head_trick == "always" or led == trump)
+            and not (pr.head_partner_exempt and _partner_wins(game, leader, sitting_out, best_i, seat))
         ):
             target = best
             if power[best] >= TRUMP_BASE and led != trump:
@@ -111,7 +113,8 @@ def legal_play_mask(
     if not trumps:
         return hand, ""
     partner_wins = (pr.trump_partner_exempt or pr.overtrump_partner_exempt) and _partner_wins(
-        game, leader, sitting_out, best_i, seat)
+        game, leader, sitting_out, best_i, seat
+    )
     ruffed = power[best] >= TRUMP_BASE
     if pr.trump_when_void == "if_beats":
         if pr.trump_partner_exempt and partner_wins:

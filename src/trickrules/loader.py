@@ -94,7 +94,7 @@ def _check_tree(value: object, where: str, path: str, depth: int, counter: list[
     if isinstance(value, float):
         raise SpecError(
             f"{where}: {path}: floating-point value {value!r} is not accepted "
-            "(use integers, or a formula such as \"3/2\" for exact fractions)."
+            '(use integers, or a formula such as "3/2" for exact fractions).'
         )
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 2**53:
         raise SpecError(f"{where}: {path}: integer out of range (at most 2**53 in magnitude).")
@@ -271,17 +271,17 @@ def _apply_options(raw: dict[str, Any], chosen: Mapping[str, str], where: str) -
             raise SpecError(f"{where}: {path}: expected a table with 'default' and 'choices'.")
         extra = sorted(set(option) - {"default", "choices", "doc", "changes"})
         if extra:
-            raise SpecError(f"{where}: {path}: unknown key {', '.join(map(repr, extra))} "
-                            "(an option has default, choices, doc and changes).")
+            raise SpecError(
+                f"{where}: {path}: unknown key {', '.join(map(repr, extra))} "
+                "(an option has default, choices, doc and changes)."
+            )
         choices = option["choices"]
         default = option.get("default")
         if not isinstance(default, str) or default not in choices:
             raise SpecError(f"{where}: {path}.default: expected one of {sorted(choices)}, found {default!r}.")
         choice = chosen.get(name, default)
         if choice not in choices:
-            raise SpecError(
-                f"{where}: option {name!r} has no choice {choice!r} (choices: {', '.join(choices)})."
-            )
+            raise SpecError(f"{where}: option {name!r} has no choice {choice!r} (choices: {', '.join(choices)}).")
         patch = choices[choice]
         if not isinstance(patch, dict):
             raise SpecError(f"{where}: {path}.choices.{choice}: expected a table of changes.")

@@ -46,8 +46,9 @@ def rules_data(game: Game, trump: str | None = None) -> dict[str, Any]:
         "trump": cards.trump_code(key),
         "trump_order": [cards.codes[c] for c in table.order],
         "promoted": {cards.codes[c]: names[c] for c in table.order if c in names},
-        "plain_orders": {cards.suit_codes[s]: [cards.codes[c] for c in order]
-                         for s, order in enumerate(table.plain_orders) if order},
+        "plain_orders": {
+            cards.suit_codes[s]: [cards.codes[c] for c in order] for s, order in enumerate(table.plain_orders) if order
+        },
         "deck": list(cards.codes),
         "points": {code: p for code, p in zip(cards.codes, cards.points, strict=True) if p},
         "total_points": sum(cards.points),
@@ -78,8 +79,10 @@ def rules_text(game: Game, trump: str | None = None) -> str:
     out: list[str] = [f"{spec.title} ({game.name}, fingerprint {game.fingerprint})", ""]
     out.append(f"Deck: {cards.size} cards, {', '.join(s.name for s in spec.deck.suits)}.")
     if any(cards.points):
-        pts = ", ".join(f"{cards.rank_codes[r]}={spec.deck.points.get(cards.rank_codes[r], 0)}"
-                        for r in range(len(cards.rank_codes)))
+        pts = ", ".join(
+            f"{cards.rank_codes[r]}={spec.deck.points.get(cards.rank_codes[r], 0)}"
+            for r in range(len(cards.rank_codes))
+        )
         out.append(f"Card points: {pts} ({sum(cards.points)} in all).")
     keys = [_trump_key(game, trump)] if trump is not None else list(cards.trump_keys())
     for key in keys:
@@ -100,13 +103,16 @@ def rules_text(game: Game, trump: str | None = None) -> str:
     out.append("")
     out.append("Play obligations: " + (", ".join(obligations) if obligations else "none"))
     if spec.declarations:
-        out.append("Declarations: " + ", ".join(f"{d.name} ({'+'.join(d.ranks)} of {d.suit}, {d.points})"
-                                              for d in spec.declarations))
+        out.append(
+            "Declarations: "
+            + ", ".join(f"{d.name} ({'+'.join(d.ranks)} of {d.suit}, {d.points})" for d in spec.declarations)
+        )
     out.append("")
     out.append(f"Scoring in {spec.scoring.unit}:")
     for o in (*spec.scoring.outcomes, *spec.scoring.bonuses):
-        pays = "; ".join(f"{p.from_ + ' -> ' if p.from_ else ''}{p.to}: {p.amount}{' (split)' if p.split else ''}"
-                         for p in o.pay)
+        pays = "; ".join(
+            f"{p.from_ + ' -> ' if p.from_ else ''}{p.to}: {p.amount}{' (split)' if p.split else ''}" for p in o.pay
+        )
         scope = f" [{', '.join(c or 'no contract' for c in o.contracts)}]" if o.contracts else ""
         out.append(f"  {o.name}{scope}: when {o.when}: {pays or 'nothing'}")
     m = spec.match
@@ -120,8 +126,10 @@ def rules_text(game: Game, trump: str | None = None) -> str:
         out.append("")
         out.append("Options:")
         for name, opt in spec.options.items():
-            out.append(f"  {name} = {game.options.get(name, opt.default)} (choices: {', '.join(opt.choices)})"
-                       f"{' - ' + opt.doc if opt.doc else ''}")
+            out.append(
+                f"  {name} = {game.options.get(name, opt.default)} (choices: {', '.join(opt.choices)})"
+                f"{' - ' + opt.doc if opt.doc else ''}"
+            )
     return "\n".join(out)
 
 
@@ -132,9 +140,11 @@ def _seat(seat: int) -> str:
 def describe_event(event: Event) -> str | None:
     """One line for a match printout, or ``None`` for events not worth a line."""
     if isinstance(event, Dealt):
-        return f"\nDeal {event.deal + 1}, dealer seat {event.dealer}" + (
-            f", turned {event.turned}" if event.turned else "") + "".join(
-            f"\n  seat {s}: {' '.join(h)}" for s, h in enumerate(event.hands))
+        return (
+            f"\nDeal {event.deal + 1}, dealer seat {event.dealer}"
+            + (f", turned {event.turned}" if event.turned else "")
+            + "".join(f"\n  seat {s}: {' '.join(h)}" for s, h in enumerate(event.hands))
+        )
     if isinstance(event, Misdealt):
         return f"Misdeal ({event.reason}); seat {event.dealer} deals again"
     if isinstance(event, Redeal):
@@ -168,7 +178,8 @@ def describe_event(event: Event) -> str | None:
         return f"  scores: {' '.join(str(x) for x in event.scoreboard)}{pot}"
     if isinstance(event, MatchEnded):
         return f"\nMatch over. Winners: seats {', '.join(map(str, event.winners))}. Final: " + ", ".join(
-            f"seat {s} {x}" for s, x in enumerate(event.scoreboard))
+            f"seat {s} {x}" for s, x in enumerate(event.scoreboard)
+        )
     if isinstance(event, CardPlayed):
         return None
     return None

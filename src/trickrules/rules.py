@@ -13,7 +13,7 @@ from attrs import frozen
 from trickrules.cards import CardTable
 from trickrules.errors import SpecError
 from trickrules.formula import Formula, compile_formula
-from trickrules.spec import ContractSpec, OutcomeSpec, Spec
+from trickrules.spec import ContractSpec, ObligationSpec, OutcomeSpec, Spec
 
 __all__ = [
     "DEAL_VARS",
@@ -32,13 +32,35 @@ __all__ = [
 
 #: Variables every scoring formula may use (see ``docs/dsl.md``).
 DEAL_VARS = (
-    "players", "tricks_total", "pot", "ante", "target", "deal", "no_contract", "no_trump", "forced",
+    "players",
+    "tricks_total",
+    "pot",
+    "ante",
+    "target",
+    "deal",
+    "no_contract",
+    "no_trump",
+    "forced",
 )
 #: Variables about the side an outcome is evaluated for.
 SIDE_VARS = (
-    "tricks", "opp_tricks", "points", "opp_points", "card_points", "opp_card_points",
-    "declared", "opp_declared", "last_trick", "revoked", "opp_revoked", "is_declarer_side",
-    "run", "score", "opp_score", "declarer_tricks", "partner_tricks",
+    "tricks",
+    "opp_tricks",
+    "points",
+    "opp_points",
+    "card_points",
+    "opp_card_points",
+    "declared",
+    "opp_declared",
+    "last_trick",
+    "revoked",
+    "opp_revoked",
+    "is_declarer_side",
+    "run",
+    "score",
+    "opp_score",
+    "declarer_tricks",
+    "partner_tricks",
 )
 #: Variables about the player a ``for_each = "player"`` outcome is evaluated for.
 PLAYER_VARS = ("top_trumps", "is_declarer", "is_partner", "own_tricks")
@@ -46,8 +68,16 @@ PLAYER_VARS = ("top_trumps", "is_declarer", "is_partner", "own_tricks")
 ELIGIBILITY_VARS = ("score", "opp_score", "target", "players", "deal")
 #: The roles a payment may name.
 PAYMENT_ROLES = (
-    "pot", "declarer", "partner", "declarer_side", "defenders", "side", "opponents",
-    "player", "others", "all",
+    "pot",
+    "declarer",
+    "partner",
+    "declarer_side",
+    "defenders",
+    "side",
+    "opponents",
+    "player",
+    "others",
+    "all",
 )
 
 
@@ -210,18 +240,34 @@ def _compile_contract(
     if c.eligible:
         eligible = _formula(c.eligible, (*ELIGIBILITY_VARS, *var_names), where, f"{path}.eligible")
     return CompiledContract(
-        index=n, name=c.name, label=c.label or c.name.capitalize(), side=c.side, trump_by=trump_by,
-        call=c.call, exchange=c.exchange, requires_mask=mask, eligible=eligible, vars=tuple(local),
+        index=n,
+        name=c.name,
+        label=c.label or c.name.capitalize(),
+        side=c.side,
+        trump_by=trump_by,
+        call=c.call,
+        exchange=c.exchange,
+        requires_mask=mask,
+        eligible=eligible,
+        vars=tuple(local),
     )
 
 
 def _compile_play(spec: Spec, where: str) -> PlayRules:
     seen: set[str] = set()
     sw: dict[str, object] = {
-        "follow_suit": False, "head_trick": "", "head_when_ruffed": False, "head_partner_exempt": False,
-        "trump_when_void": "", "trump_partner_exempt": False, "overtrump": False,
-        "overtrump_if_unable": "any", "overtrump_partner_exempt": False, "privileged": frozenset(),
-        "privileged_forced_by": "higher_lead", "called_card": False,
+        "follow_suit": False,
+        "head_trick": "",
+        "head_when_ruffed": False,
+        "head_partner_exempt": False,
+        "trump_when_void": "",
+        "trump_partner_exempt": False,
+        "overtrump": False,
+        "overtrump_if_unable": "any",
+        "overtrump_partner_exempt": False,
+        "privileged": frozenset(),
+        "privileged_forced_by": "higher_lead",
+        "called_card": False,
         "revoke_penalised": spec.play.revoke == "penalise",
     }
     names = {p.name for p in spec.trump.promotions}
@@ -231,12 +277,17 @@ def _compile_play(spec: Spec, where: str) -> PlayRules:
             raise _fail(where, path, f"the rule {ob.rule!r} is listed twice.")
         seen.add(ob.rule)
 
-        def allow(*params: str, path: str = path, ob: object = ob) -> None:
-            given = {"mode": ob.mode, "cards": ob.cards, "forced_by": ob.forced_by,  # type: ignore[attr-defined]
-                     "partner_exempt": ob.partner_exempt, "if_unable": ob.if_unable}  # type: ignore[attr-defined]
+        def allow(*params: str, path: str = path, ob: ObligationSpec = ob) -> None:
+            given = {
+                "mode": ob.mode,
+                "cards": ob.cards,
+                "forced_by": ob.forced_by,
+                "partner_exempt": ob.partner_exempt,
+                "if_unable": ob.if_unable,
+            }
             for key, value in given.items():
                 if value and key not in params:
-                    raise _fail(where, f"{path}.{key}", f"not a parameter of {ob.rule!r}.")  # type: ignore[attr-defined]
+                    raise _fail(where, f"{path}.{key}", f"not a parameter of {ob.rule!r}.")
 
         def choose(value: str, choices: tuple[str, ...], key: str, default: str, path: str = path) -> str:
             value = value or default
@@ -250,7 +301,9 @@ def _compile_play(spec: Spec, where: str) -> PlayRules:
         elif ob.rule == "head_trick":
             allow("mode", "partner_exempt", "if_unable")
             sw["head_trick"] = choose(ob.mode, ("always", "trump_lead"), "mode", "always")
-            sw["head_when_ruffed"] = choose(ob.if_unable, ("free", "beat_led_suit"), "if_unable", "free") == "beat_led_suit"
+            sw["head_when_ruffed"] = (
+                choose(ob.if_unable, ("free", "beat_led_suit"), "if_unable", "free") == "beat_led_suit"
+            )
             sw["head_partner_exempt"] = ob.partner_exempt
         elif ob.rule == "trump_when_void":
             allow("mode", "partner_exempt")
@@ -265,13 +318,19 @@ def _compile_play(spec: Spec, where: str) -> PlayRules:
             allow("cards", "forced_by")
             for k, name in enumerate(ob.cards):
                 if name not in names:
-                    raise _fail(where, f"{path}.cards[{k}]", f"{name!r} is not the name of a promotion in trump.promotions.")
+                    raise _fail(
+                        where, f"{path}.cards[{k}]", f"{name!r} is not the name of a promotion in trump.promotions."
+                    )
             sw["privileged"] = frozenset(ob.cards)
-            sw["privileged_forced_by"] = choose(ob.forced_by, ("higher_lead", "any_trump_lead"), "forced_by", "higher_lead")
+            sw["privileged_forced_by"] = choose(
+                ob.forced_by, ("higher_lead", "any_trump_lead"), "forced_by", "higher_lead"
+            )
         elif ob.rule == "called_card":
             allow()
             sw["called_card"] = True
-    needing = [r for r in ("head_trick", "called_card", "trump_when_void", "overtrump", "privileged_cards") if r in seen]
+    needing = [
+        r for r in ("head_trick", "called_card", "trump_when_void", "overtrump", "privileged_cards") if r in seen
+    ]
     if needing and not sw["follow_suit"]:
         raise _fail(where, "play.obligations", f"{', '.join(map(repr, needing))} need 'follow_suit' as well.")
     if sw["overtrump"] and not sw["trump_when_void"]:
@@ -325,7 +384,11 @@ def compile_rules(spec: Spec, cards: CardTable, where: str) -> Rules:
     if seating.partnerships == "fixed":
         flat = sorted(s for t in teams for s in t)
         if flat != list(range(players)) or len(teams) < 2:
-            raise _fail(where, "seating.teams", f"fixed partnerships need teams that split seats 0..{players - 1}, found {teams}.")
+            raise _fail(
+                where,
+                "seating.teams",
+                f"fixed partnerships need teams that split seats 0..{players - 1}, found {teams}.",
+            )
     elif teams:
         raise _fail(where, "seating.teams", "teams are only for partnerships = 'fixed'.")
     packets = spec.deal.packets
@@ -333,20 +396,34 @@ def compile_rules(spec: Spec, cards: CardTable, where: str) -> Rules:
         raise _fail(where, "deal.packets", f"expected positive packet sizes, found {list(packets)}.")
     hand = sum(packets)
     if hand * players != cards.size:
-        raise _fail(where, "deal.packets", f"{players} players x {hand} cards = {hand * players}, but the deck has {cards.size} cards.")
+        raise _fail(
+            where,
+            "deal.packets",
+            f"{players} players x {hand} cards = {hand * players}, but the deck has {cards.size} cards.",
+        )
     if spec.trump.chosen_by == "turned" and not spec.deal.turn_last_card:
         raise _fail(where, "trump.chosen_by", "'turned' needs deal.turn_last_card = true.")
     var_names = _var_names(spec)
     for name in var_names:
         if not name.isidentifier() or name in (*DEAL_VARS, *SIDE_VARS, *PLAYER_VARS):
-            raise _fail(where, "scoring.vars", f"{name!r} is not a usable variable name (it must be an identifier that is not built in).")
+            raise _fail(
+                where,
+                "scoring.vars",
+                f"{name!r} is not a usable variable name (it must be an identifier that is not built in).",
+            )
     names = [c.name for c in spec.bidding.contracts]
     if len(set(names)) != len(names):
         raise _fail(where, "bidding.contracts", f"contract names must be distinct, found {names}.")
     for n, c in enumerate(spec.bidding.contracts):
         if not c.name.isidentifier():
-            raise _fail(where, f"bidding.contracts[{n}].name", f"{c.name!r} must be a single word (it is typed as 'bid {c.name}').")
-    contracts = tuple(_compile_contract(n, c, spec, cards, where, var_names) for n, c in enumerate(spec.bidding.contracts))
+            raise _fail(
+                where,
+                f"bidding.contracts[{n}].name",
+                f"{c.name!r} must be a single word (it is typed as 'bid {c.name}').",
+            )
+    contracts = tuple(
+        _compile_contract(n, c, spec, cards, where, var_names) for n, c in enumerate(spec.bidding.contracts)
+    )
     ap = spec.bidding.all_pass
     ap_contract, ap_holder = -1, -1
     if ap.action == "forced":
@@ -379,20 +456,37 @@ def compile_rules(spec: Spec, cards: CardTable, where: str) -> Rules:
         for k, cname in enumerate(d.contracts):
             if cname and cname not in names:
                 raise _fail(where, f"declarations[{n}].contracts[{k}]", f"{cname!r} is not a contract.")
-        decls.append(CompiledDeclaration(n, d.name, ranks(d.ranks, f"declarations[{n}].ranks"), d.suit, d.points,
-                                         d.max_per_window, frozenset(d.contracts or ("", *names))))
+        decls.append(
+            CompiledDeclaration(
+                n,
+                d.name,
+                ranks(d.ranks, f"declarations[{n}].ranks"),
+                d.suit,
+                d.points,
+                d.max_per_window,
+                frozenset(d.contracts or ("", *names)),
+            )
+        )
     contract_names = set(names)
     for kind, items in (("outcomes", spec.scoring.outcomes), ("bonuses", spec.scoring.bonuses)):
         onames = [o.name for o in items]
         if len(set(onames)) != len(onames):
             raise _fail(where, f"scoring.{kind}", f"names must be distinct (overlays merge by name), found {onames}.")
     if not contracts and spec.trump.chosen_by in ("declarer", "called_holder"):
-        raise _fail(where, "trump.chosen_by", f"{spec.trump.chosen_by!r} needs a bidding ladder (bidding.contracts); "
-                    "a game without contracts has trumps chosen by 'dealer', 'turned' or 'none'.")
-    outcomes = tuple(_compile_outcome(n, o, "outcomes", spec, where, var_names, contract_names)
-                     for n, o in enumerate(spec.scoring.outcomes))
-    bonuses = tuple(_compile_outcome(n, o, "bonuses", spec, where, var_names, contract_names)
-                    for n, o in enumerate(spec.scoring.bonuses))
+        raise _fail(
+            where,
+            "trump.chosen_by",
+            f"{spec.trump.chosen_by!r} needs a bidding ladder (bidding.contracts); "
+            "a game without contracts has trumps chosen by 'dealer', 'turned' or 'none'.",
+        )
+    outcomes = tuple(
+        _compile_outcome(n, o, "outcomes", spec, where, var_names, contract_names)
+        for n, o in enumerate(spec.scoring.outcomes)
+    )
+    bonuses = tuple(
+        _compile_outcome(n, o, "bonuses", spec, where, var_names, contract_names)
+        for n, o in enumerate(spec.scoring.bonuses)
+    )
     svars = []
     earlier: list[str] = []
     for name, source in spec.scoring.vars.items():
@@ -449,4 +543,3 @@ def compile_rules(spec: Spec, cards: CardTable, where: str) -> Rules:
         tie_break=m.tie_break,
         privileged_mask_by_trump=tuple(priv),
     )
-

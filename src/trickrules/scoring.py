@@ -1,5 +1,7 @@
-"""Scoring a deal: evaluating the spec's outcomes and bonuses, moving chips or
-awarding points, and ending the match.
+"""Scoring a deal.
+
+Evaluating the spec's outcomes and bonuses, moving chips or awarding
+points, and ending the match.
 
 The variables the formulas see are listed in ``docs/dsl.md``; ``pot`` is
 the pot as the deal's scoring begins, whatever earlier payments moved. Outcomes apply
@@ -18,8 +20,8 @@ from trickrules.events import POT, Awarded, DealScored, Event, MatchEnded, Paid
 from trickrules.formula import Number, to_int
 
 if TYPE_CHECKING:
-    from trickrules.game import Game
     from trickrules.formula import Formula
+    from trickrules.game import Game
     from trickrules.rules import CompiledOutcome
     from trickrules.state import DealInfo, MatchInfo, State, Tally
 
@@ -107,8 +109,18 @@ def _top_trumps(game: Game, d: DealInfo, seat: int) -> int:
 class _Deal:
     """What a finished deal decided, for computing formula variables."""
 
-    __slots__ = ("bonus", "card_points", "d", "declared", "game", "last_winner", "match", "revokers", "tricks",
-                 "winners")
+    __slots__ = (
+        "bonus",
+        "card_points",
+        "d",
+        "declared",
+        "game",
+        "last_winner",
+        "match",
+        "revokers",
+        "tricks",
+        "winners",
+    )
 
     def __init__(self, game: Game, match: MatchInfo, d: DealInfo, tally: Tally) -> None:
         n = game.players
@@ -171,7 +183,8 @@ _SIDE: dict[str, Any] = {
     "opp_score": lambda x, side, other: max((x.match.scores[s] for s in other), default=0),
     "declarer_tricks": lambda x, side, other: x.tricks[x.d.declarer] if x.d.declarer >= 0 else 0,
     "partner_tricks": lambda x, side, other: (
-        x.tricks[x.d.partner] if x.d.partner >= 0 and x.d.partner != x.d.declarer else 0),
+        x.tricks[x.d.partner] if x.d.partner >= 0 and x.d.partner != x.d.declarer else 0
+    ),
 }
 # How each built-in player variable is computed: (deal, seat) -> value.
 _PLAYER: dict[str, Any] = {
@@ -183,8 +196,10 @@ _PLAYER: dict[str, Any] = {
 
 
 def scoring_vars(game: Game) -> dict[int, tuple[Env, tuple[tuple[str, Formula], ...]]]:
-    """Per contract index (``-1``: no contract): the spec's scoring vars that are
-    constants, with their values, and the formulas left to evaluate each deal.
+    """The scoring vars per contract index (``-1``: no contract).
+
+    For each: the vars that are constants, with their values, and the
+    formulas left to evaluate each deal.
 
     A contract's var replaces a scoring var of the same name.
     """

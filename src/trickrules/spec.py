@@ -334,7 +334,9 @@ class ScoringSpec:
     unit: str = field(default="points", validator=in_(("points", "chips")))
     ante: str = "0"
     ante_when: str = field(default="never", validator=in_(("never", "first_deal", "every_deal", "empty_pot")))
-    rounding: str = field(default="floor", validator=in_(("exact", "floor", "ceil", "half_up", "half_even", "half_down")))
+    rounding: str = field(
+        default="floor", validator=in_(("exact", "floor", "ceil", "half_up", "half_even", "half_down"))
+    )
     last_trick_bonus: int = 0
     vars: FrozenMap[str, str] = _EMPTY_STR_MAP
     outcomes: tuple[OutcomeSpec, ...] = ()

@@ -56,8 +56,14 @@ __all__ = ["PHASES", "DealInfo", "MatchInfo", "State", "Tally", "new_match"]
 BIDDING, TRUMP, CALL, EXCHANGE, ANNOUNCE, PLAY, DECLARE, OVER = range(1, 9)
 #: Phase names by code, as ``state.phase`` reports them.
 PHASES = {
-    BIDDING: "bidding", TRUMP: "trump", CALL: "call", EXCHANGE: "exchange",
-    ANNOUNCE: "announce", PLAY: "play", DECLARE: "declare", OVER: "over",
+    BIDDING: "bidding",
+    TRUMP: "trump",
+    CALL: "call",
+    EXCHANGE: "exchange",
+    ANNOUNCE: "announce",
+    PLAY: "play",
+    DECLARE: "declare",
+    OVER: "over",
 }
 UNSET = -2
 DEALER = "dealer"
@@ -116,7 +122,7 @@ class MatchInfo:
 
 #: The events so far, as a chain of ``(parent, entries)`` pairs that each step
 #: extends without copying (a plain tuple: the cheapest object Python builds).
-_History = tuple  # (parent _History | None, tuple of (actor, event))
+_History = tuple[Any, tuple[tuple[object, Event], ...]]  # (parent or None, (actor, event) pairs)
 
 
 def _history_entries(node: Any) -> list[tuple[object, Event]]:
@@ -145,7 +151,7 @@ class State:
     @property
     def last(self) -> tuple[tuple[object, Event], ...]:
         """The (actor, event) pairs of the step that made this state."""
-        return self.history[1] if self.history is not None else ()  # type: ignore[no-any-return]
+        return self.history[1] if self.history is not None else ()
 
     @property
     def phase_code(self) -> int:
@@ -193,7 +199,7 @@ class State:
     def to_move(self) -> int | None:
         """The seat to act, or ``None`` when the match is over."""
         core = self.core
-        return None if core[0] == OVER else core[1]  # type: ignore[no-any-return]
+        return None if core[0] == OVER else core[1]
 
     @property
     def is_terminal(self) -> bool:
@@ -264,8 +270,10 @@ class State:
         return counts
 
     def __repr__(self) -> str:
-        return (f"<State {self.game.name} deal {self.deal.number} {self.phase} "
-                f"to_move={self.to_move} trick={self.game.cards.format(self.trick)!r}>")
+        return (
+            f"<State {self.game.name} deal {self.deal.number} {self.phase} "
+            f"to_move={self.to_move} trick={self.game.cards.format(self.trick)!r}>"
+        )
 
     # -- actions ---------------------------------------------------------------------
 
@@ -301,13 +309,15 @@ class State:
         state is unchanged either way.
         """
         if action.__class__ is str:
-            action = self.game.action(action)  # type: ignore[arg-type]
+            action = self.game.action(action)
         if self.core[0] == PLAY and action.verb == "play":  # type: ignore[union-attr]
             return _after_play(self, self._play_card(action), action)  # type: ignore[arg-type]
         if not isinstance(action, Action):
             raise IllegalActionError(f"not an action: {action!r}")
         self._check(action)
-        return _STEPS[self.phase_code](self, action)
+        step: Any = _STEPS[self.phase_code]
+        new: State = step(self, action)
+        return new
 
     def step(self, action: Action | str) -> tuple[State, tuple[Event, ...]]:
         """Apply ``action`` and return the new state with the events it produced."""
@@ -401,9 +411,7 @@ class State:
         found = self.cache
         mask, reason = found if found is not None else self._legal_play()
         if not (mask >> card) & 1 and not g.revoke_penalised:
-            raise IllegalActionError(
-                f"{action}: {REASONS[reason]}: seat {seat} holds {g.cards.format(_bits(mask))}."
-            )
+            raise IllegalActionError(f"{action}: {REASONS[reason]}: seat {seat} holds {g.cards.format(_bits(mask))}.")
         return card
 
 
@@ -458,8 +466,16 @@ _S_GAME, _S_CORE, _S_HIST, _S_CACHE = (_setter(n) for n in ("game", "core", "his
 
 
 def _make(
-    game: Game, phase: int, to_move: int, hands: tuple[int, ...], trick: tuple[int, ...], leader: int,
-    deal: DealInfo, tally: Tally, match: MatchInfo, history: Any,
+    game: Game,
+    phase: int,
+    to_move: int,
+    hands: tuple[int, ...],
+    trick: tuple[int, ...],
+    leader: int,
+    deal: DealInfo,
+    tally: Tally,
+    match: MatchInfo,
+    history: Any,
     last: tuple[tuple[object, Event], ...],
 ) -> State:
     """Build a state without attrs' ``__init__`` (this is on the hot path).
@@ -494,8 +510,12 @@ def _next_in(game: Game, seat: int, sitting_out: int) -> int:
 
 # -- dealing ---------------------------------------------------------------------------
 
+
 def new_match(
-    game: Game, seed: int = 0, dealer: int = 0, hands: Sequence[Sequence[str]] | None = None,
+    game: Game,
+    seed: int = 0,
+    dealer: int = 0,
+    hands: Sequence[Sequence[str]] | None = None,
     turned: str | None = None,
 ) -> State:
     """Start a match of ``game`` (see :meth:`Game.new_match`)."""
@@ -513,10 +533,22 @@ def new_match(
         stacked_turned = game.cards.codes[t] if t >= 0 else ""
     elif turned is not None:
         raise ValueError("a turned card can only be given with stacked hands")
-    match = MatchInfo(seed=seed, scores=(0,) * rules.players, stacked=stacked, first_dealer=dealer,
-                      stacked_turned=stacked_turned)
-    start = _make(game, BIDDING, dealer, (0,) * rules.players, (), dealer,
-                  DealInfo(0, -1, dealer, (0,) * rules.players), Tally((0,) * rules.players), match, None, ())
+    match = MatchInfo(
+        seed=seed, scores=(0,) * rules.players, stacked=stacked, first_dealer=dealer, stacked_turned=stacked_turned
+    )
+    start = _make(
+        game,
+        BIDDING,
+        dealer,
+        (0,) * rules.players,
+        (),
+        dealer,
+        DealInfo(0, -1, dealer, (0,) * rules.players),
+        Tally((0,) * rules.players),
+        match,
+        None,
+        (),
+    )
     return _start_deal(start, 0, 0, dealer, match, [], stacked=stacked, turned=turned)
 
 
@@ -566,7 +598,7 @@ def _deal_from_seed(
     pos = 0
     for packet in rules.packets:
         for k in range(n):
-            held[(dealer + 1 + k) % n].extend(order[pos:pos + packet])
+            held[(dealer + 1 + k) % n].extend(order[pos : pos + packet])
             pos += packet
     codes = game.cards.codes
     masks = []
@@ -582,8 +614,14 @@ def _deal_from_seed(
 
 
 def _start_deal(
-    prev: State, number: int, shuffle_no: int, dealer: int, match: MatchInfo, events: list[tuple[object, Event]],
-    stacked: tuple[tuple[str, ...], ...] = (), turned: str | None = None,
+    prev: State,
+    number: int,
+    shuffle_no: int,
+    dealer: int,
+    match: MatchInfo,
+    events: list[tuple[object, Event]],
+    stacked: tuple[tuple[str, ...], ...] = (),
+    turned: str | None = None,
 ) -> State:
     game = prev.game
     rules = game.rules
@@ -604,8 +642,7 @@ def _start_deal(
             events.append((DEALER, Paid(seat, POT, ante, "ante")))
             scores[seat] -= ante
         match = evolve(match, scores=tuple(scores), pot=match.pot + ante * n)
-    events.append((DEALER, Dealt(number, dealer, texts,
-                                 game.cards.codes[turned_card] if turned_card >= 0 else "")))
+    events.append((DEALER, Dealt(number, dealer, texts, game.cards.codes[turned_card] if turned_card >= 0 else "")))
     deal = DealInfo(number, shuffle_no, dealer, hands, turned=turned_card)
     if rules.trump_chosen_by == "turned":
         deal = evolve(deal, trump=game.cards.suit_of[turned_card])
@@ -635,6 +672,7 @@ def _ante_due(game: Game, match: MatchInfo, number: int) -> int:
 
 
 # -- the auction -----------------------------------------------------------------------
+
 
 def _legal_bidding(state: State) -> list[str]:
     rules = state.game.rules
@@ -680,8 +718,9 @@ def _step_bidding(state: State, action: Action) -> State:
         if rules.auction == "until_passes":
             while (passed >> nxt) & 1:
                 nxt = (nxt + 1) % n
-        return _make(game, BIDDING, nxt, state.hands, (), state.leader, d, tally, state.match,
-                     state.history, tuple(events))
+        return _make(
+            game, BIDDING, nxt, state.hands, (), state.leader, d, tally, state.match, state.history, tuple(events)
+        )
     if high >= 0:
         return _contract_won(state, d, high_seat, high, False, events)
     # Everyone passed.
@@ -691,8 +730,7 @@ def _step_bidding(state: State, action: Action) -> State:
     if rules.all_pass == "play":
         return _start_play_phase(state, d, events)
     events.append((DEALER, Redeal(d.number, d.dealer)))
-    base = _make(game, BIDDING, seat, state.hands, (), state.leader, d, state.tally, state.match,
-                 state.history, ())
+    base = _make(game, BIDDING, seat, state.hands, (), state.leader, d, state.tally, state.match, state.history, ())
     return _start_deal(base, d.number, d.shuffle + 1, d.dealer, state.match, events)
 
 
@@ -729,37 +767,103 @@ def _next_setup(state: State, d: DealInfo, events: list[tuple[object, Event]]) -
     if d.trump == UNSET and c.trump_by == "none":
         d = evolve(d, trump=NO_TRUMP)
     if trump_first and d.trump == UNSET:
-        return _make(game, TRUMP, _trump_chooser(state, d), state.hands, (), state.leader, d, state.tally,
-                     state.match, state.history, tuple(events))
+        return _make(
+            game,
+            TRUMP,
+            _trump_chooser(state, d),
+            state.hands,
+            (),
+            state.leader,
+            d,
+            state.tally,
+            state.match,
+            state.history,
+            tuple(events),
+        )
     if c.call and d.called < 0:
-        return _make(game, CALL, d.declarer, state.hands, (), state.leader, d, state.tally, state.match,
-                     state.history, tuple(events))
+        return _make(
+            game,
+            CALL,
+            d.declarer,
+            state.hands,
+            (),
+            state.leader,
+            d,
+            state.tally,
+            state.match,
+            state.history,
+            tuple(events),
+        )
     if d.trump == UNSET:
-        return _make(game, TRUMP, _trump_chooser(state, d), state.hands, (), state.leader, d, state.tally,
-                     state.match, state.history, tuple(events))
+        return _make(
+            game,
+            TRUMP,
+            _trump_chooser(state, d),
+            state.hands,
+            (),
+            state.leader,
+            d,
+            state.tally,
+            state.match,
+            state.history,
+            tuple(events),
+        )
     if c.exchange and d.partner != d.declarer and len(d.returned) < c.exchange:
         mover = d.declarer if len(d.given) < c.exchange else d.partner
-        return _make(game, EXCHANGE, mover, state.hands, (), state.leader, d, state.tally, state.match,
-                     state.history, tuple(events))
+        return _make(
+            game,
+            EXCHANGE,
+            mover,
+            state.hands,
+            (),
+            state.leader,
+            d,
+            state.tally,
+            state.match,
+            state.history,
+            tuple(events),
+        )
     if not d.announce_done and any(c.name in cs for _, cs in rules.announcements):
-        return _make(game, ANNOUNCE, d.declarer, state.hands, (), state.leader, d, state.tally, state.match,
-                     state.history, tuple(events))
+        return _make(
+            game,
+            ANNOUNCE,
+            d.declarer,
+            state.hands,
+            (),
+            state.leader,
+            d,
+            state.tally,
+            state.match,
+            state.history,
+            tuple(events),
+        )
     return _start_play_phase(state, d, events)
 
 
 def _start_play_phase(state: State, d: DealInfo, events: list[tuple[object, Event]]) -> State:
     game = state.game
     if d.trump == UNSET:
-        return _make(game, TRUMP, _trump_chooser(state, d), state.hands, (), state.leader, d, state.tally,
-                     state.match, state.history, tuple(events))
+        return _make(
+            game,
+            TRUMP,
+            _trump_chooser(state, d),
+            state.hands,
+            (),
+            state.leader,
+            d,
+            state.tally,
+            state.match,
+            state.history,
+            tuple(events),
+        )
     eldest = (d.dealer + 1) % game.rules.players
     if eldest == d.sitting_out:
         eldest = (eldest + 1) % game.rules.players
-    return _make(game, PLAY, eldest, state.hands, (), eldest, d, state.tally, state.match, state.history,
-                 tuple(events))
+    return _make(game, PLAY, eldest, state.hands, (), eldest, d, state.tally, state.match, state.history, tuple(events))
 
 
 # -- trumps, calling, exchange, announcements --------------------------------------------
+
 
 def _legal_trump(state: State) -> list[str]:
     game = state.game
@@ -810,8 +914,13 @@ def _callable(state: State) -> list[int]:
     if not primary:
         # Holding every card that may be called, the declarer calls one of his
         # own and so plays alone (docs/decisions.md): a call is never impossible.
-        primary = [c for c in range(cards.size) if (hand >> c) & 1 and cards.rank_of[c] in
-                   (*rules.call_ranks, *rules.call_fallback_ranks) and not (trump_mask >> c) & 1]
+        primary = [
+            c
+            for c in range(cards.size)
+            if (hand >> c) & 1
+            and cards.rank_of[c] in (*rules.call_ranks, *rules.call_fallback_ranks)
+            and not (trump_mask >> c) & 1
+        ]
     return primary
 
 
@@ -859,16 +968,16 @@ def _step_exchange(state: State, action: Action) -> State:
         for r_card in d.returned:
             hands[d.declarer] |= 1 << r_card
         events.append((DEALER, ExchangeDone((d.declarer, d.partner), c.exchange)))
-    moved = _make(game, EXCHANGE, seat, tuple(hands), (), state.leader, d, state.tally, state.match,
-                  state.history, ())
+    moved = _make(game, EXCHANGE, seat, tuple(hands), (), state.leader, d, state.tally, state.match, state.history, ())
     return _next_setup(moved, d, events)
 
 
 def _legal_announce(state: State) -> list[str]:
     d = state.deal
     name = state.game.rules.contracts[d.contract].name
-    return ["pass"] + [f"announce {a}" for a, cs in state.game.rules.announcements
-                       if name in cs and a not in d.announced]
+    return ["pass"] + [
+        f"announce {a}" for a, cs in state.game.rules.announcements if name in cs and a not in d.announced
+    ]
 
 
 def _step_announce(state: State, action: Action) -> State:
@@ -887,16 +996,28 @@ def _step_announce(state: State, action: Action) -> State:
 
 def evolve_deal(state: State, d: DealInfo) -> State:
     """A copy of ``state`` with another :class:`DealInfo` (no events)."""
-    return _make(state.game, state.phase_code, state.to_move_seat, state.hands, state.trick, state.leader, d,
-                 state.tally, state.match, state.history, ())
+    return _make(
+        state.game,
+        state.phase_code,
+        state.to_move_seat,
+        state.hands,
+        state.trick,
+        state.leader,
+        d,
+        state.tally,
+        state.match,
+        state.history,
+        (),
+    )
 
 
 # -- play ------------------------------------------------------------------------------
 
+
 def _after_play(state: State, card: int, action: Action) -> State:
     game = state.game
     _, seat, hands, trick, leader, d, tally, match = state.core
-    hands = hands[:seat] + (hands[seat] & ~(1 << card),) + hands[seat + 1:]  # noqa: RUF005 - fastest form
+    hands = hands[:seat] + (hands[seat] & ~(1 << card),) + hands[seat + 1 :]  # noqa: RUF005 - fastest form
     trick = trick + (card,)  # noqa: RUF005 - fastest form
     revoke = ""
     if game.revoke_penalised:
@@ -943,8 +1064,7 @@ def _after_play(state: State, card: int, action: Action) -> State:
         window = _declaration_window(game, d, tally, hands, winner)
         if window:
             tally = evolve(tally, window=window, window_count=0)
-            return _make(game, DECLARE, window[0], hands, (), winner, d, tally, state.match, state.history,
-                         events)
+            return _make(game, DECLARE, window[0], hands, (), winner, d, tally, state.match, state.history, events)
     return _make(game, PLAY, winner, hands, (), winner, d, tally, state.match, state.history, events)
 
 
@@ -954,6 +1074,7 @@ def _codes_in_order(game: Game, cards: tuple[int, ...]) -> tuple[str, ...]:
 
 
 # -- declarations ----------------------------------------------------------------------
+
 
 def _available_melds(game: Game, d: DealInfo, tally: Tally, hand: int, seat: int) -> list[tuple[int, int]]:
     """(declaration index, suit) pairs ``seat`` could declare now, best first."""
@@ -988,9 +1109,12 @@ def _window_limit(game: Game) -> int:
 
 
 def _meld_possible(game: Game, d: DealInfo, tally: Tally, hands: tuple[int, ...], seat: int) -> bool:
-    """Whether ``seat`` might hold a meld it may still declare, judged on public
-    information only (cards played, melds declared, hand sizes), so that the
-    window itself tells nobody whether the seat holds one."""
+    """Whether ``seat`` might hold a meld it may still declare.
+
+    This is judged on public information only (cards played, melds
+    declared, hand sizes), so that the window itself tells nobody whether
+    the seat holds one.
+    """
     contract = game.rules.contracts[d.contract].name if d.contract >= 0 else ""
     cards = game.cards
     played = 0
@@ -1030,7 +1154,9 @@ def _legal_declare(state: State) -> list[str]:
         if k != best:
             continue
         decl = game.rules.declarations[k]
-        out.append(f"declare {decl.name}" if decl.suit == "trump" else f"declare {decl.name} {game.cards.suit_codes[s]}")
+        out.append(
+            f"declare {decl.name}" if decl.suit == "trump" else f"declare {decl.name} {game.cards.suit_codes[s]}"
+        )
     return out
 
 
@@ -1055,19 +1181,50 @@ def _step_declare(state: State, action: Action) -> State:
     window = tuple(s for s in window if _meld_possible(game, state.deal, tally, state.hands, s))
     tally = evolve(tally, window=window)
     if window:
-        return _make(game, DECLARE, window[0], state.hands, (), state.leader, state.deal, tally, state.match,
-                     state.history, tuple(events))
-    return _make(game, PLAY, state.leader, state.hands, (), state.leader, state.deal, tally, state.match,
-                 state.history, tuple(events))
+        return _make(
+            game,
+            DECLARE,
+            window[0],
+            state.hands,
+            (),
+            state.leader,
+            state.deal,
+            tally,
+            state.match,
+            state.history,
+            tuple(events),
+        )
+    return _make(
+        game,
+        PLAY,
+        state.leader,
+        state.hands,
+        (),
+        state.leader,
+        state.deal,
+        tally,
+        state.match,
+        state.history,
+        tuple(events),
+    )
 
 
 _LEGAL: dict[int, Any] = {
-    BIDDING: _legal_bidding, TRUMP: _legal_trump, CALL: _legal_call, EXCHANGE: _legal_exchange,
-    ANNOUNCE: _legal_announce, DECLARE: _legal_declare, OVER: lambda s: [],
+    BIDDING: _legal_bidding,
+    TRUMP: _legal_trump,
+    CALL: _legal_call,
+    EXCHANGE: _legal_exchange,
+    ANNOUNCE: _legal_announce,
+    DECLARE: _legal_declare,
+    OVER: lambda s: [],
 }
 _STEPS: dict[int, Any] = {
-    BIDDING: _step_bidding, TRUMP: _step_trump, CALL: _step_call, EXCHANGE: _step_exchange,
-    ANNOUNCE: _step_announce, DECLARE: _step_declare,
+    BIDDING: _step_bidding,
+    TRUMP: _step_trump,
+    CALL: _step_call,
+    EXCHANGE: _step_exchange,
+    ANNOUNCE: _step_announce,
+    DECLARE: _step_declare,
 }
 
 

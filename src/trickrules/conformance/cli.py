@@ -11,7 +11,6 @@ from trickrules.conformance.runner import (
     SEEDS,
     DocumentReport,
     Suite,
-    default_root,
     describe_failure,
     load_suite,
     run_suite,
@@ -112,10 +111,17 @@ def _cell(text: str) -> str:
 def _findings_table(manifest: Manifest) -> list[str]:
     if not manifest.finding:
         return []
-    out = ["", f"## {manifest.document.id}: contradictions and ambiguities ({manifest.document.source})", "",
-           "| finding | lines | kind | problem | reading chosen | other reading via |", "|---|---|---|---|---|---|"]
+    out = [
+        "",
+        f"## {manifest.document.id}: contradictions and ambiguities ({manifest.document.source})",
+        "",
+        "| finding | lines | kind | problem | reading chosen | other reading via |",
+        "|---|---|---|---|---|---|",
+    ]
     for f in manifest.finding:
         option = f.option or (f"none: {f.no_option_because}" if f.no_option_because else "none")
-        out.append(f"| {f.id} | {', '.join(map(str, f.lines))} | {f.kind} | {_cell(f.summary)} | {_cell(f.reading)} "
-                   f"| {_cell(option)} |")
+        out.append(
+            f"| {f.id} | {', '.join(map(str, f.lines))} | {f.kind} | {_cell(f.summary)} | {_cell(f.reading)} "
+            f"| {_cell(option)} |"
+        )
     return out

@@ -162,7 +162,7 @@ def load_manifest(path: Path) -> Manifest:
     raw = _load(path)
     try:
         manifest = structure(raw, Manifest)
-    except Exception as exc:  # noqa: BLE001 - reported with its key paths
+    except Exception as exc:
         raise SpecError(f"{path}: {'; '.join(describe_error(exc)[:8])}") from None
     return Manifest(manifest.document, manifest.line, manifest.clause, manifest.finding, str(path))
 
@@ -172,7 +172,9 @@ def load_cases(path: Path) -> list[Case]:
     raw = _load(path)
     extra = set(raw) - {"case"}
     if extra:
-        raise SpecError(f"{path}: unknown key {', '.join(map(repr, sorted(extra)))} (a case file holds [[case]] tables).")
+        raise SpecError(
+            f"{path}: unknown key {', '.join(map(repr, sorted(extra)))} (a case file holds [[case]] tables)."
+        )
     out = []
     for n, item in enumerate(raw.get("case", [])):
         if isinstance(item, dict) and "clause" in item:
@@ -180,9 +182,9 @@ def load_cases(path: Path) -> list[Case]:
             item["clauses"] = [item.pop("clause")]
         try:
             case = structure(item, Case)
-        except Exception as exc:  # noqa: BLE001 - reported with its key paths
+        except Exception as exc:
             raise SpecError(f"{path}: case[{n}]: {'; '.join(describe_error(exc)[:8])}") from None
         if not case.clauses:
-            raise SpecError(f"{path}: case[{n}] ({case.id!r}): name the clause it checks (clause = \"...\").")
+            raise SpecError(f'{path}: case[{n}] ({case.id!r}): name the clause it checks (clause = "...").')
         out.append(evolve(case, path=str(path)))
     return out

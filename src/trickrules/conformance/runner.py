@@ -35,6 +35,7 @@ __all__ = [
     "verify_variant",
 ]
 
+
 def default_root() -> Path:
     """The bundled ``conformance/`` folder (next to ``specs/`` in a checkout)."""
     here = Path(__file__).resolve().parent.parent
@@ -200,14 +201,14 @@ def _check(game: Game, state: State, expect: Expect) -> list[str]:
         differ("match over", expect.terminal, state.is_terminal)
     if expect.winners is not None and list(expect.winners) != list(state.winners):
         differ("winners", expect.winners, state.winners)
-    for seat, cards in (expect.hand or {}).items():
-        got_hand = state.hand(int(seat))
+    for seat_key, cards in (expect.hand or {}).items():
+        got_hand = state.hand(int(seat_key))
         if sorted(cards) != sorted(got_hand):
-            differ(f"hand of seat {seat}", sorted(cards), sorted(got_hand))
-    for seat, partner in (expect.view_partner or {}).items():
-        got_partner = state.view(int(seat)).partner
+            differ(f"hand of seat {seat_key}", sorted(cards), sorted(got_hand))
+    for seat_text, partner in (expect.view_partner or {}).items():
+        got_partner = state.view(int(seat_text)).partner
         if got_partner != partner:
-            differ(f"seat {seat}'s view of the partner", partner, got_partner)
+            differ(f"seat {seat_text}'s view of the partner", partner, got_partner)
     for seat in expect.view_hides_partner:
         view = state.view(seat)
         if view.partner is not None:
@@ -225,9 +226,12 @@ def check_case(case: Case, games: _Games, default_game: str) -> CaseResult:
     except TrickrulesError as exc:
         return CaseResult(case, False, f"the game {name!r} with options {dict(case.options)} does not load: {exc}")
     try:
-        state = game.new_match(seed=case.seed, dealer=case.dealer,
-                               hands=[list(h) for h in case.hands] if case.hands is not None else None,
-                               turned=case.turned or None)
+        state = game.new_match(
+            seed=case.seed,
+            dealer=case.dealer,
+            hands=[list(h) for h in case.hands] if case.hands is not None else None,
+            turned=case.turned or None,
+        )
     except (ValueError, TrickrulesError) as exc:
         return CaseResult(case, False, f"the situation cannot be set up: {exc}")
     for n, text in enumerate(case.actions):
@@ -264,8 +268,20 @@ class DocumentReport:
 
     def counts(self) -> dict[str, Any]:
         """The counts as the ``--json`` output gives them."""
-        return {k: getattr(self, k) for k in ("source", "lines", "normative", "informative", "clauses", "cases",
-                                                "passed", "failed", "unaccounted")}
+        return {
+            k: getattr(self, k)
+            for k in (
+                "source",
+                "lines",
+                "normative",
+                "informative",
+                "clauses",
+                "cases",
+                "passed",
+                "failed",
+                "unaccounted",
+            )
+        }
 
 
 def _source_lines(manifest: Manifest, seeds: Path) -> list[str] | None:
@@ -341,17 +357,20 @@ def run_suite(
         mine = sorted({c for entry in manifest.line for c in entry.clauses} | {c.id for c in manifest.clause})
         cases: dict[str, Case] = {}
         for clause_id in mine:
-            clause = clauses_all.get(clause_id)
-            if clause is None:
+            known = clauses_all.get(clause_id)
+            if known is None:
                 continue
             found = by_clause.get(clause_id, [])
-            if not found and clause.testable != "meta":
-                problems.append(f"clause {clause_id} (line {', '.join(map(str, clause.lines))}) has no case")
+            if not found and known.testable != "meta":
+                problems.append(f"clause {clause_id} (line {', '.join(map(str, known.lines))}) has no case")
             for case in found:
                 cases[case.id] = case
         if select:
-            cases = {k: c for k, c in cases.items()
-                     if fnmatch.fnmatch(k, select) or any(fnmatch.fnmatch(x, select) for x in c.clauses)}
+            cases = {
+                k: c
+                for k, c in cases.items()
+                if fnmatch.fnmatch(k, select) or any(fnmatch.fnmatch(x, select) for x in c.clauses)
+            }
         failures = []
         passed = 0
         for case_id, case in sorted(cases.items()):
@@ -363,12 +382,23 @@ def run_suite(
                 passed += 1
             else:
                 failures.append(result)
-        unaccounted = sum(1 for p in problems if "not accounted" in p or "names no clause" in p
-                          or "says not why" in p)
-        reports.append(DocumentReport(
-            source=doc.source, document=doc.id, lines=lines, normative=normative, informative=informative,
-            clauses=len(mine), cases=len(cases), passed=passed, failed=len(failures), unaccounted=unaccounted,
-            problems=tuple(problems), failures=tuple(failures)))
+        unaccounted = sum(1 for p in problems if "not accounted" in p or "names no clause" in p or "says not why" in p)
+        reports.append(
+            DocumentReport(
+                source=doc.source,
+                document=doc.id,
+                lines=lines,
+                normative=normative,
+                informative=informative,
+                clauses=len(mine),
+                cases=len(cases),
+                passed=passed,
+                failed=len(failures),
+                unaccounted=unaccounted,
+                problems=tuple(problems),
+                failures=tuple(failures),
+            )
+        )
     return reports
 
 
@@ -461,5 +491,12 @@ def verify_variant(overlay: str, suite: Suite) -> VariantReport:
         else:
             undeclared.append((case.id, what))
     stale = tuple(sorted(declared - touched))
-    return VariantReport(spec.variant.name if spec.variant else spec.name, base, tuple(sorted(declared)),
-                         tuple(changed), stale, tuple(undeclared), len(cases))
+    return VariantReport(
+        spec.variant.name if spec.variant else spec.name,
+        base,
+        tuple(sorted(declared)),
+        tuple(changed),
+        stale,
+        tuple(undeclared),
+        len(cases),
+    )

@@ -1,0 +1,18 @@
+"""Regenerate ``docs/conformance.md`` from the suite: ``python -m trickrules.conformance.report``."""
+
+from __future__ import annotations
+
+from trickrules.conformance.cli import coverage_markdown
+from trickrules.conformance.runner import default_root, load_suite, run_suite
+
+
+def main() -> None:
+    """Run the suite and write the coverage report next to the conformance folder."""
+    suite = load_suite()
+    text = coverage_markdown(suite, run_suite(suite))
+    (default_root().parent / "docs" / "conformance.md").write_text(text, encoding="utf-8")
+    print("docs/conformance.md written")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,108 @@
+"""The conformance suite runs inside pytest: every line accounted for, every case passing.
+
+The cases themselves live in ``conformance/cases/``; this file runs them all
+(through the same runner as ``trickrules conformance``) and checks the runner.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from trickrules.cli import main
+from trickrules.conformance.cli import coverage_markdown
+from trickrules.conformance.runner import DocumentReport, Suite, default_root, load_suite, run_suite
+
+ROOT = Path(__file__).resolve().parent.parent
+#: Clauses that have no case yet (issue 7 is open until this is 0). It may only go down.
+MAX_CLAUSES_WITHOUT_CASE = 316
+
+
+@cache
+def suite() -> Suite:
+    return load_suite()
+
+
+@cache
+def reports() -> tuple[DocumentReport, ...]:
+    return tuple(run_suite(suite()))
+
+
+def test_every_manifest_accounts_for_every_non_blank_line() -> None:
+    for report in reports():
+        line_problems = [p for p in report.problems if "has no case" not in p]
+        assert not line_problems, f"{report.document}: {line_problems}"
+        assert report.unaccounted == 0
+        assert report.lines == report.normative + report.informative
+
+
+def test_the_five_documents_have_manifests() -> None:
+    sources = sorted(r.source for r in reports())
+    assert sources == sorted(
+        [
+            "000_fafe8648c957942c.txt",
+            "001_6d311053103c51f0.txt",
+            "002_a9798d4e87d79a61.txt",
+            "003_f1898d258b7bbe2e.txt",
+            "004_0e10f05f8770af6a.txt",
+        ]
+    )
+
+
+def test_every_case_passes() -> None:
+    failures = [f"{f.case.id}: {f.detail}" for r in reports() for f in r.failures]
+    assert not failures, "\n".join(failures)
+
+
+def test_every_case_names_a_clause_of_a_manifest() -> None:
+    clauses = {c.id for m in suite().manifests for c in m.clause}
+    for case in suite().cases:
+        unknown = [c for c in case.clauses if c not in clauses]
+        assert not unknown, f"{case.id} ({case.path}) names unknown clauses {unknown}"
+        assert case.id.split("/")[0] in case.clauses, f"{case.id} is not named after one of its clauses"
+
+
+def test_clauses_without_a_case_only_ever_decrease() -> None:
+    missing = [p for r in reports() for p in r.problems if "has no case" in p]
+    assert len(missing) <= MAX_CLAUSES_WITHOUT_CASE, "\n".join(missing)
+
+
+def test_docs_conformance_md_is_current() -> None:
+    expected = coverage_markdown(suite(), list(reports()))
+    current = (ROOT / "docs" / "conformance.md").read_text(encoding="utf-8")
+    assert current == expected, "docs/conformance.md is stale: run `python -m trickrules.conformance.report`"
+
+
+def test_runner_json_output_has_the_documented_keys(capsys: pytest.CaptureFixture[str]) -> None:
+    main(["conformance", "manille", "--json"])
+    data = json.loads(capsys.readouterr().out)
+    keys = {"source", "lines", "normative", "informative", "clauses", "cases", "passed", "failed", "unaccounted"}
+    assert set(data["documents"][0]) == keys
+    assert set(data["total"]) == keys - {"source"}
+    assert data["documents"][0]["source"] == "004_0e10f05f8770af6a.txt"
+
+
+def test_a_failing_case_is_reported_with_clause_lines_and_paraphrase(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "wrong.toml").write_text(
+        '[[case]]\nid = "manille:L40/deliberately-wrong"\nclause = "manille:L40"\ndealer = 0\n'
+        'hands = [["10S","AS","KS","QS","JS","9S","8S","7S"],["10H","AH","KH","QH","JH","9H","8H","7C"],'
+        '["7H","10D","AD","KD","QD","JD","9D","8D"],["10C","AC","KC","QC","JC","9C","8C","7D"]]\n'
+        'actions = ["trump D", "play 10H"]\n[case.expect]\nlegal = ["play 10D"]\n',
+        encoding="utf-8",
+    )
+    status = main(["conformance", "manille", "--cases", str(tmp_path), "--select", "*deliberately*"])
+    out = capsys.readouterr().out
+    assert status == 1
+    assert "FAIL manille:L40/deliberately-wrong" in out
+    assert re.search(r"manille:L40 \(line 40\): \S", out)
+    assert "legal actions: expected ['play 10D'], got ['play 7H']" in out
+
+
+def test_the_bundled_conformance_folder_is_found() -> None:
+    assert default_root() == ROOT / "conformance"
