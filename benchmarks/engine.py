@@ -2,9 +2,10 @@
 
 For each bundled game: deals per second and player actions per second of
 random play (``legal_actions()`` then ``apply()``, events on, as an app or a
-bot would use it), as the median of several repetitions, each a fixed number
-of deals. The random choices come from a fixed-seed ``random.Random``, so
-every run plays the same deals.
+bot would use it), as the median of several repetitions. A repetition plays
+whole matches until at least the given number of deals is done. The random
+choices come from a fixed-seed ``random.Random``, so every run plays the
+same deals.
 
 Run: ``python benchmarks/engine.py [--deals N] [--repeat K] [GAME ...]``
 """
@@ -19,25 +20,25 @@ import time
 import trickrules
 
 
-def play_deals(game: trickrules.Game, deals: int, seed: int) -> tuple[float, int]:
-    """Play ``deals`` deals of random play; return (seconds, actions taken)."""
+def play_deals(game: trickrules.Game, deals: int, seed: int) -> tuple[float, int, int]:
+    """Play whole matches of random play until at least ``deals`` deals are done.
+
+    Returns (seconds, deals played, actions taken).
+    """
     rng = random.Random(seed)
-    state = game.new_match(seed=seed)
     done = 0
     actions = 0
     match_seed = seed
     start = time.perf_counter()
     while done < deals:
-        if state.is_terminal:
-            match_seed += 1
-            state = game.new_match(seed=match_seed)
-        legal = state.legal_actions()
-        before = state.match.deals_done
-        state = state.apply(legal[int(rng.random() * len(legal))])
-        actions += 1
-        if state.match.deals_done != before:
-            done += 1
-    return time.perf_counter() - start, actions
+        state = game.new_match(seed=match_seed)
+        match_seed += 1
+        while not state.is_terminal:
+            legal = state.legal_actions()
+            state = state.apply(legal[int(rng.random() * len(legal))])
+            actions += 1
+        done += state.match.deals_done
+    return time.perf_counter() - start, done, actions
 
 
 def main() -> None:
@@ -53,8 +54,8 @@ def main() -> None:
         deal_rates = []
         action_rates = []
         for rep in range(args.repeat):
-            seconds, actions = play_deals(game, args.deals, rep)
-            deal_rates.append(args.deals / seconds)
+            seconds, deals, actions = play_deals(game, args.deals, rep)
+            deal_rates.append(deals / seconds)
             action_rates.append(actions / seconds)
         print(f"{name:<12}{statistics.median(deal_rates):>10.0f}{statistics.median(action_rates):>12.0f}")
 

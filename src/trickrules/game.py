@@ -33,11 +33,13 @@ class Game:
     __slots__ = (
         "_actions",
         "card_of",
+        "contract_index",
         "cards",
         "fingerprint",
         "has_card_points",
         "name",
         "options",
+        "play_action_bytes",
         "play_actions",
         "play_entries",
         "play_rules",
@@ -103,6 +105,7 @@ class Game:
                 team_of[seat] = n
         self.team_of: tuple[int, ...] = tuple(team_of)
         self.has_card_points = any(self.cards.points)
+        self.contract_index: dict[str, int] = {c.name: c.index for c in self.rules.contracts}
         from trickrules.scoring import scoring_plan, scoring_vars
 
         self.scoring_plan = scoring_plan(self)
@@ -114,6 +117,15 @@ class Game:
             tuple((seat, CardPlayed(seat, code, "")) for code in self.cards.codes) for seat in range(self.rules.players)
         )
         self.play_actions: tuple[Action, ...] = tuple(Action("play", c) for c in self.cards.codes)
+        # For each byte of a hand mask, the play actions of its 256 values (legal_actions reads these).
+        size = self.cards.size
+        self.play_action_bytes: tuple[tuple[tuple[Action, ...], ...], ...] = tuple(
+            tuple(
+                tuple(self.play_actions[base + i] for i in range(8) if (value >> i) & 1 and base + i < size)
+                for value in range(256)
+            )
+            for base in range(0, size, 8)
+        )
         # Every action text the rules can offer, built once and shared.
         actions: list[Action] = [*self.play_actions, Action("pass")]
         actions += [Action("give", c) for c in self.cards.codes]

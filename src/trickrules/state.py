@@ -283,16 +283,17 @@ class State:
         if code == PLAY:
             found = self.cache
             mask = (found if found is not None else self._legal_play())[0]
-            acts = self.game.play_actions
-            out = []
-            while mask:
-                low = mask & -mask
-                out.append(acts[low.bit_length() - 1])
-                mask ^= low
-            return tuple(out)
+            # Eight cards at a time: each byte of the mask indexes a table of action tuples.
+            out: tuple[Action, ...] = ()
+            for table in self.game.play_action_bytes:
+                if not mask:
+                    break
+                out += table[mask & 255]
+                mask >>= 8
+            return out
         if code == OVER:
             return ()
-        return tuple(self.game.action(t) for t in self._legal_texts())
+        return self._legal_list()
 
     def is_legal(self, action: Action | str) -> bool:
         """Whether ``action`` may be applied now."""
@@ -361,24 +362,29 @@ class State:
             _S_CACHE(self, found)
         return found  # type: ignore[no-any-return]
 
-    def _legal_texts(self) -> list[str]:
+    def _legal_list(self) -> tuple[Action, ...]:
+        """The legal actions outside the play phase (computed once per state)."""
         found = self.cache
         if found is None:
-            found = _LEGAL[self.phase_code](self)
+            action = self.game.action
+            found = tuple(action(t) for t in _LEGAL[self.core[0]](self))
             _S_CACHE(self, found)
         return found  # type: ignore[no-any-return]
 
+    def _legal_texts(self) -> list[str]:
+        return [str(a) for a in self._legal_list()]
+
     def _check(self, action: Action) -> None:
-        if self.phase_code == OVER:
+        code = self.core[0]
+        if code == OVER:
             raise IllegalActionError(f"{action}: the match is over.")
-        if self.phase_code == PLAY:
+        if code == PLAY:
             if action.verb != "play":
-                raise IllegalActionError(f"{action}: seat {self.to_move_seat} must play a card now.")
+                raise IllegalActionError(f"{action}: seat {self.core[1]} must play a card now.")
             self._play_card(action)
             return
-        texts = self._legal_texts()
-        if str(action) not in texts:
-            raise IllegalActionError(self._why(action, texts))
+        if action not in self._legal_list():
+            raise IllegalActionError(self._why(action, self._legal_texts()))
 
     def _why(self, action: Action, texts: list[str]) -> str:
         seat = self.to_move_seat
@@ -676,11 +682,10 @@ def _ante_due(game: Game, match: MatchInfo, number: int) -> int:
 
 def _legal_bidding(state: State) -> list[str]:
     rules = state.game.rules
-    d = state.deal
-    seat = state.to_move_seat
+    _, seat, _, _, _, d, tally, _ = state.core
     out = ["pass"]
     for c in rules.contracts:
-        if c.index <= state.tally.auction[0] or c.requires_mask & ~d.dealt[seat]:
+        if c.index <= tally.auction[0] or c.requires_mask & ~d.dealt[seat]:
             continue
         if c.eligible is not None:
             from trickrules.scoring import eligibility_env
@@ -694,20 +699,18 @@ def _legal_bidding(state: State) -> list[str]:
 def _step_bidding(state: State, action: Action) -> State:
     game = state.game
     rules = game.rules
-    d = state.deal
-    seat = state.to_move_seat
+    _, seat, hands, _, leader, d, old_tally, match = state.core
     n = rules.players
     events: list[tuple[object, Event]] = []
-    high, high_seat, passed, spoken = state.tally.auction
+    high, high_seat, passed, spoken = old_tally.auction
     if action.verb == "pass":
         events.append((seat, Passed(seat)))
         passed |= 1 << seat
     else:
-        names = [c.name for c in rules.contracts]
-        high, high_seat = names.index(action.arg), seat
+        high, high_seat = game.contract_index[action.arg], seat
         events.append((seat, BidMade(seat, action.arg)))
     spoken += 1
-    tally = Tally(state.tally.won, auction=(high, high_seat, passed, spoken))
+    tally = Tally(old_tally.won, auction=(high, high_seat, passed, spoken))
     active = [s for s in range(n) if not (passed >> s) & 1]
     if rules.auction == "once_around":
         over = spoken >= n
@@ -718,9 +721,7 @@ def _step_bidding(state: State, action: Action) -> State:
         if rules.auction == "until_passes":
             while (passed >> nxt) & 1:
                 nxt = (nxt + 1) % n
-        return _make(
-            game, BIDDING, nxt, state.hands, (), state.leader, d, tally, state.match, state.history, tuple(events)
-        )
+        return _make(game, BIDDING, nxt, hands, (), leader, d, tally, match, state.history, tuple(events))
     if high >= 0:
         return _contract_won(state, d, high_seat, high, False, events)
     # Everyone passed.
