@@ -19,12 +19,22 @@ from attrs import frozen
 from trickrules.errors import SpecError
 from trickrules.spec import Spec
 
-__all__ = ["NO_TRUMP", "TRUMP_BASE", "CardTable", "TrumpTable", "compile_cards"]
+__all__ = ["NO_TRUMP", "TRUMP_BASE", "CardTable", "TrumpTable", "bits", "compile_cards"]
 
 #: The trump key of a deal played without trumps.
 NO_TRUMP = -1
 #: Every trump's power is at least this; every plain card's is below it.
 TRUMP_BASE = 1000
+
+
+def bits(mask: int) -> list[int]:
+    """The cards in a bit mask, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
 @frozen

@@ -33,8 +33,8 @@ class Game:
     __slots__ = (
         "_actions",
         "card_of",
-        "contract_index",
         "cards",
+        "contract_index",
         "fingerprint",
         "has_card_points",
         "name",

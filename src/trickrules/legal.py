@@ -25,14 +25,6 @@ REASONS = {
 }
 
 
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
 
 def trick_winner_index(trick: tuple[int, ...], eff: tuple[int, ...], power: tuple[int, ...]) -> int:
     """The index in ``trick`` of the card that wins it so far."""

@@ -16,6 +16,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from trickrules.cards import bits
 from trickrules.events import POT, Awarded, DealScored, Event, MatchEnded, Paid
 from trickrules.formula import Number, to_int
 
@@ -129,7 +130,7 @@ class _Deal:
             tricks[w] += 1
         if game.has_card_points:
             points = game.cards.points
-            card_points = [sum(points[c] for c in _bits(tally.won[s])) for s in range(n)]
+            card_points = [sum(points[c] for c in bits(tally.won[s])) for s in range(n)]
         else:
             card_points = [0] * n
         declared = [0] * n
@@ -419,10 +420,3 @@ def _match_winners(game: Game, match: MatchInfo, d: DealInfo) -> tuple[int, ...]
     return tuple(sorted(s for g in leaders for s in g))
 
 
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out

@@ -13,7 +13,7 @@ deal (:class:`DealInfo`), once a trick (:class:`Tally`) or once a match
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
@@ -21,7 +21,7 @@ from attrs import field, frozen
 from attrs import fields as attrs_fields
 
 from trickrules.actions import Action
-from trickrules.cards import NO_TRUMP
+from trickrules.cards import NO_TRUMP, bits
 from trickrules.errors import IllegalActionError
 from trickrules.events import (
     POT,
@@ -398,7 +398,7 @@ class State:
             if c.index <= self.tally.auction[0]:
                 return f"{what}: a bid must be higher than {names[self.tally.auction[0]]}."
             if c.requires_mask & ~d.dealt[seat]:
-                need = self.game.cards.format(_bits(c.requires_mask))
+                need = self.game.cards.format(bits(c.requires_mask))
                 return f"{what}: {c.name} needs {need} in the bidder's hand."
             return f"{what}: {c.name} is not allowed now (its eligibility rule forbids it)."
         if action.verb == "call" and self.phase_code == CALL:
@@ -417,7 +417,7 @@ class State:
         found = self.cache
         mask, reason = found if found is not None else self._legal_play()
         if not (mask >> card) & 1 and not g.revoke_penalised:
-            raise IllegalActionError(f"{action}: {REASONS[reason]}: seat {seat} holds {g.cards.format(_bits(mask))}.")
+            raise IllegalActionError(f"{action}: {REASONS[reason]}: seat {seat} holds {g.cards.format(bits(mask))}.")
         return card
 
 
@@ -445,18 +445,10 @@ def evolve(obj: Any, **changes: Any) -> Any:
     return cls(*values)
 
 
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
 
 def _codes(game: Game, mask: int) -> tuple[str, ...]:
     codes = game.cards.codes
-    return tuple(codes[c] for c in _bits(mask))
+    return tuple(codes[c] for c in bits(mask))
 
 
 _new = object.__new__
@@ -946,7 +938,7 @@ def _legal_exchange(state: State) -> list[str]:
     seat = state.to_move_seat
     hand = state.hands[seat]
     codes = state.game.cards.codes
-    return [f"give {codes[c]}" for c in _bits(hand)] if seat in (d.declarer, d.partner) else []
+    return [f"give {codes[c]}" for c in bits(hand)] if seat in (d.declarer, d.partner) else []
 
 
 def _step_exchange(state: State, action: Action) -> State:
@@ -1228,12 +1220,6 @@ _STEPS: dict[int, Any] = {
     DECLARE: _step_declare,
 }
 
-
-def _iter_bits(mask: int) -> Iterator[int]:
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
 
 
 __all__ += ["evolve_deal"]
