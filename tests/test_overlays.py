@@ -35,7 +35,7 @@ def load_error(path: Path) -> str:
     start = time.perf_counter()
     with pytest.raises(SpecError) as caught:
         trickrules.load(path)
-    assert time.perf_counter() - start < 1.0
+    assert time.perf_counter() - start < 20.0  # a hang guard, not a speed measurement
     return str(caught.value)
 
 
