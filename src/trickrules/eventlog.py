@@ -59,6 +59,8 @@ class LogHeader:
     dealer: int
     hands: tuple[tuple[str, ...], ...] = ()
     turned: str = ""
+    scores: tuple[int, ...] = ()
+    pot: int = 0
     seat: int | None = None
     rng: int = RNG_VERSION
     format: str = FORMAT
@@ -172,6 +174,8 @@ class EventLog:
             dealer=m.first_dealer,
             hands=m.stacked,
             turned=m.stacked_turned,
+            scores=m.start_scores,
+            pot=m.start_pot,
         )
         entries = tuple(
             LogEntry(n, actor if isinstance(actor, int) else "dealer", ev)
@@ -197,6 +201,8 @@ class EventLog:
             "dealer": h.dealer,
             "hands": [list(x) for x in h.hands],
             "turned": h.turned,
+            "scores": list(h.scores),
+            "pot": h.pot,
             "rng": h.rng,
         }
         if h.seat is not None:
@@ -337,7 +343,14 @@ def replay(log: EventLog | str | bytes, game: Game | None = None, *, partial: bo
             f"with these options ({game.fingerprint!r}); the header or the rules were changed"
         )
     try:
-        state = game.new_match(seed=h.seed, dealer=h.dealer, hands=h.hands or None, turned=h.turned or None)
+        state = game.new_match(
+            seed=h.seed,
+            dealer=h.dealer,
+            hands=h.hands or None,
+            turned=h.turned or None,
+            scores=h.scores or None,
+            pot=h.pot,
+        )
     except ValueError as exc:
         raise LogIntegrityError(f"header: {exc}") from None
     entries = log.entries

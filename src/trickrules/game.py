@@ -155,16 +155,20 @@ class Game:
         dealer: int = 0,
         hands: Sequence[Sequence[str]] | None = None,
         turned: str | None = None,
+        scores: Sequence[int] | None = None,
+        pot: int = 0,
     ) -> State:
         """Start a match: the first deal is dealt from ``seed``, or stacked from ``hands``.
 
         ``hands`` gives card codes per seat for the first deal; later deals come
         from the seed. Where the trump is a turned card, the last card of the
-        dealer's list is the one turned unless ``turned`` names it.
+        dealer's list is the one turned unless ``turned`` names it. ``scores``
+        (one per seat) and ``pot`` start the match from given totals, as when
+        resuming a match or testing its end.
         """
         from trickrules.state import new_match
 
-        return new_match(self, seed=seed, dealer=dealer, hands=hands, turned=turned)
+        return new_match(self, seed=seed, dealer=dealer, hands=hands, turned=turned, scores=scores, pot=pot)
 
 
 def load(name_or_path: str | Path, options: Mapping[str, object] | None = None) -> Game:

@@ -118,6 +118,8 @@ class MatchInfo:
     stacked: tuple[tuple[str, ...], ...] = ()
     first_dealer: int = 0
     stacked_turned: str = ""
+    start_scores: tuple[int, ...] = ()
+    start_pot: int = 0
 
 
 #: The events so far, as a chain of ``(parent, entries)`` pairs that each step
@@ -515,6 +517,8 @@ def new_match(
     dealer: int = 0,
     hands: Sequence[Sequence[str]] | None = None,
     turned: str | None = None,
+    scores: Sequence[int] | None = None,
+    pot: int = 0,
 ) -> State:
     """Start a match of ``game`` (see :meth:`Game.new_match`)."""
     rules = game.rules
@@ -531,8 +535,20 @@ def new_match(
         stacked_turned = game.cards.codes[t] if t >= 0 else ""
     elif turned is not None:
         raise ValueError("a turned card can only be given with stacked hands")
+    start = tuple(scores) if scores is not None else (0,) * rules.players
+    if len(start) != rules.players or any(type(x) is not int or abs(x) > 2**53 for x in start):
+        raise ValueError(f"scores must give an integer per seat ({rules.players}), found {scores!r}")
+    if type(pot) is not int or not 0 <= pot <= 2**53 or (pot and rules.unit != "chips"):
+        raise ValueError(f"pot must be a non-negative integer (and 0 in a game without a pot), found {pot!r}")
     match = MatchInfo(
-        seed=seed, scores=(0,) * rules.players, stacked=stacked, first_dealer=dealer, stacked_turned=stacked_turned
+        seed=seed,
+        scores=start,
+        pot=pot,
+        stacked=stacked,
+        first_dealer=dealer,
+        stacked_turned=stacked_turned,
+        start_scores=start if scores is not None else (),
+        start_pot=pot,
     )
     start = _make(
         game,

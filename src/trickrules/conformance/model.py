@@ -148,6 +148,8 @@ class Case:
     dealer: int = 0
     hands: tuple[tuple[str, ...], ...] | None = None
     turned: str = ""
+    scores: tuple[int, ...] | None = None
+    pot: int = 0
     actions: tuple[str, ...] = ()
     note: str = ""
     path: str = ""

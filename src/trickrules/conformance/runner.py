@@ -231,6 +231,8 @@ def check_case(case: Case, games: _Games, default_game: str) -> CaseResult:
             dealer=case.dealer,
             hands=[list(h) for h in case.hands] if case.hands is not None else None,
             turned=case.turned or None,
+            scores=list(case.scores) if case.scores is not None else None,
+            pot=case.pot,
         )
     except (ValueError, TrickrulesError) as exc:
         return CaseResult(case, False, f"the situation cannot be set up: {exc}")
