@@ -36,6 +36,7 @@ class Game:
         "cards",
         "contract_index",
         "fingerprint",
+        "lead_rules",
         "has_card_points",
         "name",
         "options",
@@ -79,6 +80,8 @@ class Game:
             self.trump_masks[key] = 0 if key == NO_TRUMP else masks[key]
         self.privileged: dict[int, int] = dict(self.rules.privileged_mask_by_trump)
         self.play_rules = self.rules.play
+        # Whether any obligation restricts the lead (otherwise a leader may play any card).
+        self.lead_rules = self.rules.play.called_card_no_lead
         self.players = self.rules.players
         self.revoke_penalised = self.rules.play.revoke_penalised
         # Per trump key: effective suits, powers, masks by effective suit, the trump

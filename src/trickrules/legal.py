@@ -18,6 +18,7 @@ REASONS = {
     "follow_suit": "must follow suit",
     "head_trick": "must head the trick (play a card that beats the cards on the table)",
     "called_card": "must play the called card when its suit is led",
+    "called_card_lead": "may not lead the called card while holding another card",
     "trump_when_void": "must trump when unable to follow suit",
     "trump_to_beat": "must trump with a card that beats the trick when unable to follow suit",
     "overtrump": "must overtrump (play a higher trump than the one winning the trick)",
@@ -67,9 +68,11 @@ def legal_play_mask(
     keep this module free of an import cycle). Every "cards that beat X" set
     is one lookup in the precomputed ``beats`` masks.
     """
-    if not trick:
-        return hand, ""
     pr = game.play_rules  # type: ignore[attr-defined]
+    if not trick:
+        if pr.called_card_no_lead and called >= 0 and (hand >> called) & 1 and hand != 1 << called:
+            return hand & ~(1 << called), "called_card_lead"
+        return hand, ""
     if not pr.follow_suit:
         return hand, ""
     eff, power, suit_masks, trump_mask, priv_mask, beats = game.trump_data[trump]  # type: ignore[attr-defined]

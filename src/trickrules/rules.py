@@ -101,6 +101,7 @@ class PlayRules:
     privileged: frozenset[str]
     privileged_forced_by: str  # "higher_lead", "any_trump_lead"
     called_card: bool
+    called_card_no_lead: bool
     revoke_penalised: bool
 
 
@@ -268,6 +269,7 @@ def _compile_play(spec: Spec, where: str) -> PlayRules:
         "privileged": frozenset(),
         "privileged_forced_by": "higher_lead",
         "called_card": False,
+        "called_card_no_lead": False,
         "revoke_penalised": spec.play.revoke == "penalise",
     }
     names = {p.name for p in spec.trump.promotions}
@@ -326,8 +328,9 @@ def _compile_play(spec: Spec, where: str) -> PlayRules:
                 ob.forced_by, ("higher_lead", "any_trump_lead"), "forced_by", "higher_lead"
             )
         elif ob.rule == "called_card":
-            allow()
+            allow("mode")
             sw["called_card"] = True
+            sw["called_card_no_lead"] = choose(ob.mode, ("must_follow", "no_lead"), "mode", "must_follow") == "no_lead"
     needing = [
         r for r in ("head_trick", "called_card", "trump_when_void", "overtrump", "privileged_cards") if r in seen
     ]

@@ -357,7 +357,7 @@ class State:
         found = self.cache
         if found is None:
             _, seat, hands, trick, leader, d, _, _ = self.core
-            if not trick:
+            if not trick and not self.game.lead_rules:
                 found = (hands[seat], "")
             else:
                 found = legal_play_mask(self.game, hands[seat], trick, leader, d.sitting_out, seat, d.trump, d.called)
