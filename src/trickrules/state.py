@@ -535,19 +535,19 @@ def new_match(
         stacked_turned = game.cards.codes[t] if t >= 0 else ""
     elif turned is not None:
         raise ValueError("a turned card can only be given with stacked hands")
-    start = tuple(scores) if scores is not None else (0,) * rules.players
-    if len(start) != rules.players or any(type(x) is not int or abs(x) > 2**53 for x in start):
+    totals = tuple(scores) if scores is not None else (0,) * rules.players
+    if len(totals) != rules.players or any(type(x) is not int or abs(x) > 2**53 for x in totals):
         raise ValueError(f"scores must give an integer per seat ({rules.players}), found {scores!r}")
     if type(pot) is not int or not 0 <= pot <= 2**53 or (pot and rules.unit != "chips"):
         raise ValueError(f"pot must be a non-negative integer (and 0 in a game without a pot), found {pot!r}")
     match = MatchInfo(
         seed=seed,
-        scores=start,
+        scores=totals,
         pot=pot,
         stacked=stacked,
         first_dealer=dealer,
         stacked_turned=stacked_turned,
-        start_scores=start if scores is not None else (),
+        start_scores=totals if scores is not None else (),
         start_pot=pot,
     )
     start = _make(
