@@ -281,10 +281,20 @@ class State:
 
     def legal_actions(self) -> tuple[Action, ...]:
         """The legal actions of the seat to move, in a stable order (empty when over)."""
-        code = self.core[0]
+        core = self.core
+        code = core[0]
         if code == PLAY:
             found = self.cache
-            mask = (found if found is not None else self._legal_play())[0]
+            if found is None:
+                # _legal_play inlined: this is the hottest call of a bot or a simulation.
+                _, seat, hands, trick, leader, d, _, _ = core
+                game = self.game
+                if not trick and not game.lead_rules:
+                    found = (hands[seat], "")
+                else:
+                    found = legal_play_mask(game, hands[seat], trick, leader, d.sitting_out, seat, d.trump, d.called)
+                _S_CACHE(self, found)
+            mask = found[0]
             # Eight cards at a time: each byte of the mask indexes a table of action tuples.
             out: tuple[Action, ...] = ()
             for table in self.game.play_action_bytes:
@@ -314,6 +324,11 @@ class State:
         if action.__class__ is str:
             action = self.game.action(action)
         if self.core[0] == PLAY and action.verb == "play":  # type: ignore[union-attr]
+            # The check of _play_card, inlined for the common case of a legal card.
+            found = self.cache
+            card = self.game.card_of.get(action.arg)  # type: ignore[union-attr]
+            if found is not None and card is not None and (found[0] >> card) & 1:
+                return _after_play(self, card, action)  # type: ignore[arg-type]
             return _after_play(self, self._play_card(action), action)  # type: ignore[arg-type]
         if not isinstance(action, Action):
             raise IllegalActionError(f"not an action: {action!r}")
