@@ -33,6 +33,7 @@ class Game:
     __slots__ = (
         "_actions",
         "card_of",
+        "always_trumps",
         "cards",
         "contract_index",
         "fingerprint",
@@ -69,6 +70,11 @@ class Game:
         self.cards: CardTable = compile_cards(spec, where)
         self.rules: Rules = compile_rules(spec, self.cards, where)
         self.tables: dict[int, TrumpTable] = {t.trump: t for t in self.cards.trumps}
+        # Cards promoted to trumps whatever the trump suit (fixed-card promotions).
+        self.always_trumps = 0
+        for promotion in spec.trump.promotions:
+            if promotion.card is not None:
+                self.always_trumps |= 1 << self.cards.codes.index(promotion.card)
         nsuits = len(self.cards.suit_codes)
         self.suit_masks: dict[int, tuple[int, ...]] = {}
         self.trump_masks: dict[int, int] = {}

@@ -61,6 +61,7 @@ def legal_play_mask(
     seat: int,
     trump: int,
     called: int,
+    partner: int = -1,
 ) -> tuple[int, str]:
     """The cards ``seat`` may play from ``hand`` to ``trick``, and why it is narrowed.
 
@@ -70,7 +71,7 @@ def legal_play_mask(
     """
     pr = game.play_rules  # type: ignore[attr-defined]
     if not trick:
-        if pr.called_card_no_lead and called >= 0 and (hand >> called) & 1 and hand != 1 << called:
+        if pr.called_card_no_lead and seat == partner and called >= 0 and (hand >> called) & 1 and hand != 1 << called:
             return hand & ~(1 << called), "called_card_lead"
         return hand, ""
     if not pr.follow_suit:

@@ -35,6 +35,7 @@ DEAL_VARS = (
     "players",
     "tricks_total",
     "pot",
+    "extra_deal",
     "ante",
     "target",
     "deal",
@@ -119,6 +120,8 @@ class CompiledContract:
     requires_mask: int
     eligible: Formula | None
     vars: tuple[tuple[str, Formula], ...]
+    public_call: bool = False
+    exchange_returns: str = "any"
 
 
 @frozen
@@ -142,6 +145,7 @@ class CompiledPayment:
     to: str
     amount: Formula
     split: bool
+    remainder: str = "stays"
 
 
 @frozen
@@ -170,12 +174,14 @@ class Rules:
     contracts: tuple[CompiledContract, ...]
     auction: str
     all_pass: str
+    all_pass_redeal_next: bool
     all_pass_contract: int
     all_pass_holder: int
     announcements: tuple[tuple[str, frozenset[str]], ...]
     call_ranks: tuple[int, ...]
     call_fallback_ranks: tuple[int, ...]
     call_allow_own: bool
+    call_allow_own_fallback: bool
     call_allow_trump: bool
     call_public: bool
     play: PlayRules
@@ -240,6 +246,8 @@ def _compile_contract(
     eligible = None
     if c.eligible:
         eligible = _formula(c.eligible, (*ELIGIBILITY_VARS, *var_names), where, f"{path}.eligible")
+    if c.exchange_returns == "called_card" and not c.exchange:
+        raise _fail(where, f"{path}.exchange_returns", "needs an exchange (exchange = 1 or more).")
     return CompiledContract(
         index=n,
         name=c.name,
@@ -251,6 +259,8 @@ def _compile_contract(
         requires_mask=mask,
         eligible=eligible,
         vars=tuple(local),
+        public_call=c.public_call,
+        exchange_returns=c.exchange_returns,
     )
 
 
@@ -363,7 +373,11 @@ def _compile_outcome(
             raise _fail(where, f"{ppath}.from", "points are awarded, not moved: leave out 'from'.")
         if p.to == "pot" and spec.scoring.unit == "points":
             raise _fail(where, f"{ppath}.to", "a points game has no pot.")
-        pays.append(CompiledPayment(p.from_, p.to, _formula(p.amount, allowed, where, f"{ppath}.amount"), p.split))
+        pays.append(
+            CompiledPayment(
+                p.from_, p.to, _formula(p.amount, allowed, where, f"{ppath}.amount"), p.split, p.remainder
+            )
+        )
     return CompiledOutcome(
         name=o.name,
         when=_formula(o.when, allowed, where, f"{path}.when"),
@@ -523,12 +537,14 @@ def compile_rules(spec: Spec, cards: CardTable, where: str) -> Rules:
         contracts=contracts,
         auction=spec.bidding.auction,
         all_pass=ap.action,
+        all_pass_redeal_next=ap.redeal_by == "next_dealer",
         all_pass_contract=ap_contract,
         all_pass_holder=ap_holder,
         announcements=tuple(announcements),
         call_ranks=ranks(callspec.ranks, "calling.ranks"),
         call_fallback_ranks=ranks(callspec.fallback_ranks, "calling.fallback_ranks"),
         call_allow_own=callspec.allow_own,
+        call_allow_own_fallback=callspec.allow_own_fallback,
         call_allow_trump=callspec.allow_trump,
         call_public=callspec.public,
         play=play,

@@ -44,6 +44,7 @@ def deal_constants(game: Game, match: MatchInfo, number: int) -> Env:
         "no_contract": True,
         "no_trump": False,
         "forced": False,
+        "extra_deal": bool(rules.match_deals) and match.deals_done >= rules.match_deals,
     }
 
 
@@ -342,8 +343,18 @@ def finish_deal(
                     k = len(targets)
                     each = amount // k if type(amount) is int and amount % k == 0 else Fraction(amount) / k
                 chips = to_int(each, rules.rounding, where=f"scoring {outcome.name}")
+                extra_to = -2
+                leftover = 0
+                if pay.split and pay.remainder != "stays" and type(amount) is int:
+                    # The chips a split leaves over go to one receiver instead of staying put.
+                    leftover = amount - chips * len(targets)
+                    if pay.remainder == "declarer" and d.declarer in targets:
+                        extra_to = d.declarer
+                    elif pay.remainder == "first_after_dealer":
+                        extra_to = min(targets, key=lambda s: (s - d.dealer - 1) % n if s >= 0 else n)
                 for r in targets:
-                    moved = min(chips, pot) if payer == POT else chips
+                    wanted = chips + (leftover if r == extra_to else 0)
+                    moved = min(wanted, pot) if payer == POT else wanted
                     if moved <= 0:
                         continue
                     if payer == POT:
@@ -393,6 +404,23 @@ def finish_deal(
         return _make(game, OVER, -1, hands, (), state.leader, d, tally, match, state.history, tuple(events))
     base_state = _make(game, OVER, -1, hands, (), state.leader, d, tally, match, state.history, ())
     return _start_deal(base_state, d.number + 1, d.shuffle + 1, (d.dealer + 1) % n, match, events)
+
+
+def pass_out(state: State, d: DealInfo, events: list[tuple[object, Event]]) -> State:
+    """A deal everyone passed, thrown in: it counts as played, and the next dealer deals."""
+    from trickrules.state import DEALER, OVER, _make, _start_deal, evolve
+
+    game = state.game
+    match = state.match
+    events.append((DEALER, DealScored(d.number, "passed out", match.scores, match.pot)))
+    match = evolve(match, deals_done=match.deals_done + 1)
+    winners = _match_winners(game, match, d)
+    if winners:
+        match = evolve(match, winners=winners)
+        events.append((DEALER, MatchEnded(match.scores, winners)))
+        return _make(game, OVER, -1, state.hands, (), state.leader, d, state.tally, match, state.history, tuple(events))
+    base = _make(game, OVER, -1, state.hands, (), state.leader, d, state.tally, match, state.history, ())
+    return _start_deal(base, d.number + 1, d.shuffle + 1, (d.dealer + 1) % game.players, match, events)
 
 
 def _match_winners(game: Game, match: MatchInfo, d: DealInfo) -> tuple[int, ...]:

@@ -170,13 +170,15 @@ class CallSpec:
     ``ranks`` are the ranks that may be called (not of the trump suit unless
     ``allow_trump``); when the declarer holds every callable card of those
     ranks, ``fallback_ranks`` may be called instead. ``allow_own`` permits
-    calling a card the declarer holds. With ``public`` the called card's
+    calling a card the declarer holds (``allow_own_fallback`` the same for the
+    fallback ranks). With ``public`` the called card's
     holder is announced at once instead of staying secret.
     """
 
     ranks: tuple[str, ...] = ()
     fallback_ranks: tuple[str, ...] = ()
     allow_own: bool = False
+    allow_own_fallback: bool = False
     allow_trump: bool = False
     public: bool = False
 
@@ -188,7 +190,9 @@ class ContractSpec:
     ``side`` says who plays with the declarer; ``trump_by`` who names trumps
     (defaults to ``trump.chosen_by``); ``call`` whether a partner card is
     called; ``exchange`` how many cards the declarer swaps face down with the
-    called card's holder. ``requires_cards`` must all be in the bidder's hand,
+    called card's holder (``exchange_returns = "called_card"``: the holder
+    hands back the called card itself). With ``public_call`` the called
+    card's holder is known at once in this contract. ``requires_cards`` must all be in the bidder's hand,
     and ``eligible`` is a formula that must hold (see ``docs/dsl.md`` for its
     variables). ``vars`` are named values the scoring formulas may use.
     """
@@ -202,18 +206,23 @@ class ContractSpec:
     requires_cards: tuple[str, ...] = ()
     eligible: str = ""
     vars: FrozenMap[str, str] = _EMPTY_STR_MAP
+    public_call: bool = False
+    exchange_returns: str = field(default="any", validator=in_(("any", "called_card")))
 
 
 @frozen
 class AllPassSpec:
     """What happens when nobody bids.
 
-    ``redeal``: the same dealer deals again; ``forced``: the holder of
+    ``redeal``: the cards are dealt again, by the same dealer (the deal does
+    not count) or, with ``redeal_by = "next_dealer"``, by the next (the
+    thrown-in deal counts as played); ``forced``: the holder of
     ``holder_of`` must play ``contract``; ``play``: the deal is played with no
     contract (fixed partnerships, scored by ``contract = ""`` outcomes).
     """
 
     action: str = field(default="redeal", validator=in_(("redeal", "forced", "play")))
+    redeal_by: str = field(default="same_dealer", validator=in_(("same_dealer", "next_dealer")))
     contract: str = ""
     holder_of: str = ""
 
@@ -295,13 +304,16 @@ class PaymentSpec:
     ``declarer``, ``partner``, ``declarer_side``, ``defenders``, ``side``
     (the side an outcome is about), ``others``, ``holder``, ``all``. Each payer pays
     ``amount`` to each receiver, or, with ``split``, the amount is divided
-    among the receivers.
+    among the receivers; what does not divide evenly stays with the payer, or
+    goes (``remainder``) to the declarer or to the first receiver after the
+    dealer.
     """
 
     to: str
     amount: str
     from_: str = ""
     split: bool = False
+    remainder: str = field(default="stays", validator=in_(("stays", "declarer", "first_after_dealer")))
 
 
 @frozen

@@ -292,7 +292,7 @@ class State:
                 if not trick and not game.lead_rules:
                     found = (hands[seat], "")
                 else:
-                    found = legal_play_mask(game, hands[seat], trick, leader, d.sitting_out, seat, d.trump, d.called)
+                    found = legal_play_mask(game, hands[seat], trick, leader, d.sitting_out, seat, d.trump, d.called, d.partner if d.partner != d.declarer else -1)
                 _S_CACHE(self, found)
             mask = found[0]
             # Eight cards at a time: each byte of the mask indexes a table of action tuples.
@@ -375,7 +375,7 @@ class State:
             if not trick and not self.game.lead_rules:
                 found = (hands[seat], "")
             else:
-                found = legal_play_mask(self.game, hands[seat], trick, leader, d.sitting_out, seat, d.trump, d.called)
+                found = legal_play_mask(self.game, hands[seat], trick, leader, d.sitting_out, seat, d.trump, d.called, d.partner if d.partner != d.declarer else -1)
             _S_CACHE(self, found)
         return found  # type: ignore[no-any-return]
 
@@ -754,6 +754,10 @@ def _step_bidding(state: State, action: Action) -> State:
     if rules.all_pass == "play":
         return _start_play_phase(state, d, events)
     events.append((DEALER, Redeal(d.number, d.dealer)))
+    if rules.all_pass_redeal_next:
+        from trickrules.scoring import pass_out
+
+        return pass_out(state, d, events)
     base = _make(game, BIDDING, seat, state.hands, (), state.leader, d, state.tally, state.match, state.history, ())
     return _start_deal(base, d.number, d.shuffle + 1, d.dealer, state.match, events)
 
@@ -914,26 +918,27 @@ def _callable(state: State) -> list[int]:
     cards = game.cards
     hand = state.hands[d.declarer]
     trump_mask = game.trump_masks[d.trump] if d.trump != UNSET else 0
-    promoted = {c for t in cards.trumps for c, _ in t.promoted}
+    # Before trumps are named, only the cards promoted whatever the trump suit are sure trumps.
+    always = game.always_trumps
 
-    def pick(ranks: tuple[int, ...]) -> tuple[list[int], bool]:
+    def pick(ranks: tuple[int, ...], own: bool) -> tuple[list[int], bool]:
         found = []
         all_held = True
         for c in range(cards.size):
             if cards.rank_of[c] not in ranks:
                 continue
-            if not rules.call_allow_trump and ((trump_mask >> c) & 1 or (d.trump == UNSET and c in promoted)):
+            if not rules.call_allow_trump and ((trump_mask >> c) & 1 or (d.trump == UNSET and (always >> c) & 1)):
                 continue
             held = bool((hand >> c) & 1)
             all_held = all_held and held
-            if held and not rules.call_allow_own:
+            if held and not own:
                 continue
             found.append(c)
         return found, all_held
 
-    primary, all_held = pick(rules.call_ranks)
+    primary, all_held = pick(rules.call_ranks, rules.call_allow_own)
     if all_held and rules.call_fallback_ranks:
-        extra, _ = pick(rules.call_fallback_ranks)
+        extra, _ = pick(rules.call_fallback_ranks, rules.call_allow_own_fallback)
         primary.extend(c for c in extra if c not in primary)
     if not primary:
         # Holding every card that may be called, the declarer calls one of his
@@ -957,9 +962,10 @@ def _step_call(state: State, action: Action) -> State:
     game = state.game
     card = game.cards.codes.index(action.arg)
     partner = next(s for s in range(game.rules.players) if (state.hands[s] >> card) & 1)
-    d = evolve(state.deal, called=card, partner=partner, revealed=game.rules.call_public)
+    public = game.rules.call_public or game.rules.contracts[state.deal.contract].public_call
+    d = evolve(state.deal, called=card, partner=partner, revealed=public)
     events: list[tuple[object, Event]] = [(d.declarer, CardCalled(d.declarer, action.arg))]
-    if game.rules.call_public:
+    if public:
         events.append((DEALER, PartnerRevealed(partner, action.arg)))
     return _next_setup(state, d, events)
 
@@ -969,6 +975,9 @@ def _legal_exchange(state: State) -> list[str]:
     seat = state.to_move_seat
     hand = state.hands[seat]
     codes = state.game.cards.codes
+    if seat == d.partner and seat != d.declarer and (hand >> d.called) & 1:
+        if state.game.rules.contracts[d.contract].exchange_returns == "called_card":
+            return [f"give {codes[d.called]}"]
     return [f"give {codes[c]}" for c in bits(hand)] if seat in (d.declarer, d.partner) else []
 
 
