@@ -32,8 +32,8 @@ class Game:
 
     __slots__ = (
         "_actions",
-        "card_of",
         "always_trumps",
+        "card_of",
         "cards",
         "contract_index",
         "fingerprint",
