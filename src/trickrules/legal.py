@@ -26,7 +26,6 @@ REASONS = {
 }
 
 
-
 def trick_winner_index(trick: tuple[int, ...], eff: tuple[int, ...], power: tuple[int, ...]) -> int:
     """The index in ``trick`` of the card that wins it so far."""
     led = eff[trick[0]]

@@ -374,9 +374,7 @@ def _compile_outcome(
         if p.to == "pot" and spec.scoring.unit == "points":
             raise _fail(where, f"{ppath}.to", "a points game has no pot.")
         pays.append(
-            CompiledPayment(
-                p.from_, p.to, _formula(p.amount, allowed, where, f"{ppath}.amount"), p.split, p.remainder
-            )
+            CompiledPayment(p.from_, p.to, _formula(p.amount, allowed, where, f"{ppath}.amount"), p.split, p.remainder)
         )
     return CompiledOutcome(
         name=o.name,

@@ -446,5 +446,3 @@ def _match_winners(game: Game, match: MatchInfo, d: DealInfo) -> tuple[int, ...]
     if len(leaders) > 1 and rules.tie_break == "extra_deal":
         return ()
     return tuple(sorted(s for g in leaders for s in g))
-
-

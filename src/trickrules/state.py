@@ -292,7 +292,17 @@ class State:
                 if not trick and not game.lead_rules:
                     found = (hands[seat], "")
                 else:
-                    found = legal_play_mask(game, hands[seat], trick, leader, d.sitting_out, seat, d.trump, d.called, d.partner if d.partner != d.declarer else -1)
+                    found = legal_play_mask(
+                        game,
+                        hands[seat],
+                        trick,
+                        leader,
+                        d.sitting_out,
+                        seat,
+                        d.trump,
+                        d.called,
+                        d.partner if d.partner != d.declarer else -1,
+                    )
                 _S_CACHE(self, found)
             mask = found[0]
             # Eight cards at a time: each byte of the mask indexes a table of action tuples.
@@ -375,7 +385,17 @@ class State:
             if not trick and not self.game.lead_rules:
                 found = (hands[seat], "")
             else:
-                found = legal_play_mask(self.game, hands[seat], trick, leader, d.sitting_out, seat, d.trump, d.called, d.partner if d.partner != d.declarer else -1)
+                found = legal_play_mask(
+                    self.game,
+                    hands[seat],
+                    trick,
+                    leader,
+                    d.sitting_out,
+                    seat,
+                    d.trump,
+                    d.called,
+                    d.partner if d.partner != d.declarer else -1,
+                )
             _S_CACHE(self, found)
         return found  # type: ignore[no-any-return]
 
@@ -460,7 +480,6 @@ def evolve(obj: Any, **changes: Any) -> Any:
     for name, value in changes.items():
         values[names.index(name)] = value
     return cls(*values)
-
 
 
 def _codes(game: Game, mask: int) -> tuple[str, ...]:
@@ -975,9 +994,9 @@ def _legal_exchange(state: State) -> list[str]:
     seat = state.to_move_seat
     hand = state.hands[seat]
     codes = state.game.cards.codes
-    if seat == d.partner and seat != d.declarer and (hand >> d.called) & 1:
-        if state.game.rules.contracts[d.contract].exchange_returns == "called_card":
-            return [f"give {codes[d.called]}"]
+    returns = state.game.rules.contracts[d.contract].exchange_returns
+    if returns == "called_card" and seat == d.partner and seat != d.declarer and (hand >> d.called) & 1:
+        return [f"give {codes[d.called]}"]
     return [f"give {codes[c]}" for c in bits(hand)] if seat in (d.declarer, d.partner) else []
 
 
@@ -1259,7 +1278,6 @@ _STEPS: dict[int, Any] = {
     ANNOUNCE: _step_announce,
     DECLARE: _step_declare,
 }
-
 
 
 __all__ += ["evolve_deal"]
