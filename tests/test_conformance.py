@@ -106,3 +106,34 @@ def test_a_failing_case_is_reported_with_clause_lines_and_paraphrase(
 
 def test_the_bundled_conformance_folder_is_found() -> None:
     assert default_root() == ROOT / "conformance"
+
+
+def test_verify_passes_the_bundled_quadrille_overlay(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["verify", str(ROOT / "specs" / "quadrille-no-forced-spadille.toml")]) == 0
+    out = capsys.readouterr().out
+    assert "ok: declares quadrille-es:L25.all-pass, quadrille-es:L43.forced-alliance" in out
+
+
+def test_verify_catches_an_overlay_that_changes_an_undeclared_rule(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The Matador privilege changed by a raw patch, with nothing declared.
+    wrong = tmp_path / "sneaky.toml"
+    wrong.write_text(
+        'extends = "quadrille"\n[variant]\nname = "sneaky"\nchanges = []\n'
+        '[play]\nobligations = [{ rule = "privileged_cards", forced_by = "any_trump_lead" }]\n',
+        encoding="utf-8",
+    )
+    assert main(["verify", str(wrong)]) == 1
+    out = capsys.readouterr().out
+    assert "UNDECLARED: quadrille-es:L52" in out
+    assert "FAILED" in out
+
+
+def test_verify_catches_a_stale_declaration(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    stale = tmp_path / "stale.toml"
+    stale.write_text(
+        'extends = "quadrille"\n[variant]\nname = "stale"\nchanges = ["quadrille-es:L13.deck"]\n', encoding="utf-8"
+    )
+    assert main(["verify", str(stale)]) == 1
+    assert "STALE: declares quadrille-es:L13.deck" in capsys.readouterr().out
