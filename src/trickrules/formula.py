@@ -317,7 +317,14 @@ class _Compiler:
             return self.compare(node, depth)
         if isinstance(node, ast.BoolOp):
             operands = [self.build(value, depth + 1) for value in node.values]
-            if isinstance(node.op, ast.And):
+            conjunction = isinstance(node.op, ast.And)
+            if len(operands) == 2:
+                # The common case, without a generator per evaluation.
+                first, second = operands
+                if conjunction:
+                    return lambda env: bool(first(env)) and bool(second(env))
+                return lambda env: bool(first(env)) or bool(second(env))
+            if conjunction:
                 return lambda env: all(operand(env) for operand in operands)
             return lambda env: any(operand(env) for operand in operands)
         if isinstance(node, ast.IfExp):
