@@ -61,6 +61,10 @@ def _cmd_verify(args: argparse.Namespace) -> int:
             print(f"  STALE: declares {clause}, but no case of it changes")
         for case, what in report.undeclared:
             print(f"  UNDECLARED: {case} changes: {what}")
+        if report.inapplicable:
+            print(f"  {len(report.inapplicable)} cases not applicable (the variant cannot reach their situation):")
+            for case, _ in report.inapplicable:
+                print(f"    {case}")
         print(f"  {'ok' if report.ok else 'FAILED'}: declares {', '.join(report.declared) or 'nothing'}")
         if not report.ok:
             status = 1

@@ -86,6 +86,8 @@ class CaseResult:
     passed: bool
     detail: str = ""
     observed: str = ""
+    #: The situation could not be reached (the game did not load, or an action was refused).
+    setup_failed: bool = False
 
 
 class _Games:
@@ -224,7 +226,9 @@ def check_case(case: Case, games: _Games, default_game: str) -> CaseResult:
     try:
         game = games.get(name, case.options)
     except TrickrulesError as exc:
-        return CaseResult(case, False, f"the game {name!r} with options {dict(case.options)} does not load: {exc}")
+        return CaseResult(
+            case, False, f"the game {name!r} with options {dict(case.options)} does not load: {exc}", setup_failed=True
+        )
     try:
         state = game.new_match(
             seed=case.seed,
@@ -235,12 +239,12 @@ def check_case(case: Case, games: _Games, default_game: str) -> CaseResult:
             pot=case.pot,
         )
     except (ValueError, TrickrulesError) as exc:
-        return CaseResult(case, False, f"the situation cannot be set up: {exc}")
+        return CaseResult(case, False, f"the situation cannot be set up: {exc}", setup_failed=True)
     for n, text in enumerate(case.actions):
         try:
             state = state.apply(text)
         except (IllegalActionError, ValueError) as exc:
-            return CaseResult(case, False, f"action {n + 1} ({text!r}) was refused: {exc}")
+            return CaseResult(case, False, f"action {n + 1} ({text!r}) was refused: {exc}", setup_failed=True)
     try:
         problems = _check(game, state, case.expect)
     except (ValueError, TrickrulesError) as exc:
@@ -448,6 +452,7 @@ class VariantReport:
     stale: tuple[str, ...]
     undeclared: tuple[tuple[str, str], ...]
     cases: int
+    inapplicable: tuple[tuple[str, str], ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -459,7 +464,9 @@ def verify_variant(overlay: str, suite: Suite) -> VariantReport:
     """Run the base game's cases against ``overlay`` and compare outcomes.
 
     A case *changes* when it passes under one and fails under the other, or
-    fails differently. Every clause the overlay declares (``variant.changes``
+    fails differently. A case whose situation the variant cannot reach (an
+    action of its setup is refused) is *inapplicable* unless its clause is
+    declared: it is listed, but tells nothing about its clause. Every clause the overlay declares (``variant.changes``
     and the ``changes`` of the options it chooses) must have a changed case;
     no case of an undeclared clause may change.
     """
@@ -479,6 +486,7 @@ def verify_variant(overlay: str, suite: Suite) -> VariantReport:
     variant_games = _Games(overlay, base)
     changed: list[tuple[tuple[str, ...], str, str]] = []
     undeclared: list[tuple[str, str]] = []
+    inapplicable: list[tuple[str, str]] = []
     touched: set[str] = set()
     for case in cases:
         before = check_case(case, base_games, base)
@@ -490,6 +498,10 @@ def verify_variant(overlay: str, suite: Suite) -> VariantReport:
         if hit:
             touched.update(hit)
             changed.append((tuple(hit), case.id, what))
+        elif after.setup_failed and before.passed:
+            # The variant's rules never reach this case's situation (an action of its
+            # setup is not legal there): it says nothing about the case's own clause.
+            inapplicable.append((case.id, what))
         else:
             undeclared.append((case.id, what))
     stale = tuple(sorted(declared - touched))
@@ -501,4 +513,5 @@ def verify_variant(overlay: str, suite: Suite) -> VariantReport:
         stale,
         tuple(undeclared),
         len(cases),
+        tuple(inapplicable),
     )
