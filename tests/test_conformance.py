@@ -108,10 +108,27 @@ def test_the_bundled_conformance_folder_is_found() -> None:
     assert default_root() == ROOT / "conformance"
 
 
-def test_verify_passes_the_bundled_quadrille_overlay(capsys: pytest.CaptureFixture[str]) -> None:
+BUNDLED_OVERLAYS = sorted(
+    p.name for p in (ROOT / "specs").glob("*.toml") if p.read_text(encoding="utf-8").lstrip().startswith(("extends", "#"))
+    and "\nextends = " in "\n" + p.read_text(encoding="utf-8")
+)
+
+
+def test_at_least_four_overlays_are_bundled() -> None:
+    assert len(BUNDLED_OVERLAYS) >= 4, BUNDLED_OVERLAYS
+
+
+@pytest.mark.parametrize("overlay", BUNDLED_OVERLAYS)
+def test_verify_passes_every_bundled_overlay(overlay: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["verify", str(ROOT / "specs" / overlay)]) == 0
+    assert "  ok: declares " in capsys.readouterr().out
+
+
+def test_verify_reports_what_the_quadrille_overlay_changes(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["verify", str(ROOT / "specs" / "quadrille-no-forced-spadille.toml")]) == 0
     out = capsys.readouterr().out
     assert "ok: declares quadrille-es:L25.all-pass, quadrille-es:L43.forced-alliance" in out
+    assert "quadrille-es:L25.all-pass: quadrille-es:L25.all-pass/spadille-holder-becomes-hombre changes:" in out
 
 
 def test_verify_catches_an_overlay_that_changes_an_undeclared_rule(

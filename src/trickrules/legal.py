@@ -120,7 +120,8 @@ def legal_play_mask(
         return hand, ""
     if pr.overtrump and ruffed:
         if pr.overtrump_partner_exempt and partner_wins:
-            return trumps, "trump_when_void"
+            # Exempt from overtrumping: the player is where one unable to overtrump is.
+            return (trumps, "undertrump") if pr.overtrump_if_unable == "trump" else (hand, "")
         higher = trumps & beats[best]
         if higher:
             return higher, "overtrump"
