@@ -18,8 +18,9 @@ from trickrules.conformance.cli import coverage_markdown
 from trickrules.conformance.runner import DocumentReport, Suite, default_root, load_suite, run_suite
 
 ROOT = Path(__file__).resolve().parent.parent
-#: Clauses that have no case yet (issue 7 is open until this is 0). It may only go down.
-MAX_CLAUSES_WITHOUT_CASE = 316
+#: Clauses that have no case yet (quadrille-fi:L38.alliance-agree waits for a late-announcement
+#: mechanism). It may only go down.
+MAX_CLAUSES_WITHOUT_CASE = 1
 
 
 @cache
