@@ -178,6 +178,7 @@ class Rules:
     all_pass_contract: int
     all_pass_holder: int
     announcements: tuple[tuple[str, frozenset[str]], ...]
+    late_announcements: tuple[tuple[str, frozenset[str], int, str], ...]
     call_ranks: tuple[int, ...]
     call_fallback_ranks: tuple[int, ...]
     call_allow_own: bool
@@ -452,7 +453,16 @@ def compile_rules(spec: Spec, cards: CardTable, where: str) -> Rules:
     if not contracts and seating.partnerships != "fixed":
         raise _fail(where, "bidding.contracts", "a game without contracts needs fixed partnerships.")
     announcements: list[tuple[str, frozenset[str]]] = []
+    late: list[tuple[str, frozenset[str], int, str]] = []
     for n, a in enumerate(spec.bidding.announcements):
+        if a.after_run:
+            if not 0 < a.after_run < hand:
+                raise _fail(where, f"bidding.announcements[{n}].after_run", f"expected 1 to {hand - 1}.")
+            late.append((a.name, frozenset(a.contracts or names), a.after_run, a.by))
+            for k, cname in enumerate(a.contracts):
+                if cname not in names:
+                    raise _fail(where, f"bidding.announcements[{n}].contracts[{k}]", f"{cname!r} is not a contract.")
+            continue
         for k, cname in enumerate(a.contracts):
             if cname not in names:
                 raise _fail(where, f"bidding.announcements[{n}].contracts[{k}]", f"{cname!r} is not a contract.")
@@ -539,6 +549,7 @@ def compile_rules(spec: Spec, cards: CardTable, where: str) -> Rules:
         all_pass_contract=ap_contract,
         all_pass_holder=ap_holder,
         announcements=tuple(announcements),
+        late_announcements=tuple(late),
         call_ranks=ranks(callspec.ranks, "calling.ranks"),
         call_fallback_ranks=ranks(callspec.fallback_ranks, "calling.fallback_ranks"),
         call_allow_own=callspec.allow_own,

@@ -229,10 +229,18 @@ class AllPassSpec:
 
 @frozen
 class AnnouncementSpec:
-    """An optional announcement the declarer may make before the first lead."""
+    """An optional announcement the declarer may make.
+
+    With ``after_run = 0`` it is offered before the first lead; with
+    ``after_run = N`` it is offered once the declarer's side has won the
+    first N tricks in a row, before the next lead. ``by = "declarer_side"``
+    asks the declarer and then the partner: it stands only if both announce.
+    """
 
     name: str
     contracts: tuple[str, ...] = ()
+    after_run: int = 0
+    by: str = field(default="declarer", validator=in_(("declarer", "declarer_side")))
 
 
 @frozen

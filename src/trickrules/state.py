@@ -90,6 +90,11 @@ class DealInfo:
     given: tuple[int, ...] = ()
     returned: tuple[int, ...] = ()
     announce_done: bool = False
+    #: A late announcement being decided (its name), whether the declarer has said yes
+    #: and the partner is asked, and the late announcements refused.
+    late: str = ""
+    consent: bool = False
+    declined: tuple[str, ...] = ()
 
 
 @frozen
@@ -1026,14 +1031,78 @@ def _step_exchange(state: State, action: Action) -> State:
 
 def _legal_announce(state: State) -> list[str]:
     d = state.deal
+    if d.late:
+        return ["pass", f"announce {d.late}"]
     name = state.game.rules.contracts[d.contract].name
     return ["pass"] + [
         f"announce {a}" for a, cs in state.game.rules.announcements if name in cs and a not in d.announced
     ]
 
 
+def _late_window(game: Game, d: DealInfo, tally: Tally) -> str:
+    """The late announcement the declarer's side is offered after this trick, or ``""``."""
+    if d.contract < 0:
+        return ""
+    name = game.rules.contracts[d.contract].name
+    won = len(tally.winners)
+    side = {d.declarer, d.partner} if game.rules.contracts[d.contract].side == "with_called" else {d.declarer}
+    for late, contracts, run, _ in game.rules.late_announcements:
+        offered = run == won and name in contracts and late not in d.announced and late not in d.declined
+        if offered and all(w in side for w in tally.winners):
+            return late
+    return ""
+
+
+def _step_late(state: State, action: Action) -> State:
+    game = state.game
+    d = state.deal
+    seat = state.to_move_seat
+    by = next(b for n, _, _, b in game.rules.late_announcements if n == d.late)
+    real_partner = d.partner >= 0 and d.partner != d.declarer
+    if action.verb == "pass":
+        events: list[tuple[object, Event]] = [(seat, Passed(seat))]
+        d = evolve(d, late="", consent=False, declined=(*d.declined, d.late))
+    elif by == "declarer_side" and real_partner and seat == d.declarer:
+        # The declarer says yes; the partner is asked next (which makes the partnership known).
+        events = [(seat, Announced(seat, d.late))]
+        if not d.revealed:
+            events.append((DEALER, PartnerRevealed(d.partner, game.cards.codes[d.called])))
+        d = evolve(d, consent=True, revealed=True)
+        return _make(
+            game,
+            ANNOUNCE,
+            d.partner,
+            state.hands,
+            (),
+            state.leader,
+            d,
+            state.tally,
+            state.match,
+            state.history,
+            tuple(events),
+        )
+    else:
+        events = [(seat, Announced(seat, d.late))]
+        d = evolve(d, announced=(*d.announced, d.late), late="", consent=False)
+    return _make(
+        game,
+        PLAY,
+        state.leader,
+        state.hands,
+        (),
+        state.leader,
+        d,
+        state.tally,
+        state.match,
+        state.history,
+        tuple(events),
+    )
+
+
 def _step_announce(state: State, action: Action) -> State:
     d = state.deal
+    if d.late:
+        return _step_late(state, action)
     seat = state.to_move_seat
     if action.verb == "pass":
         events: list[tuple[object, Event]] = [(seat, Passed(seat))]
@@ -1112,6 +1181,11 @@ def _after_play(state: State, card: int, action: Action) -> State:
         from trickrules.scoring import finish_deal
 
         return finish_deal(state, hands, d, tally, list(events))
+    if game.rules.late_announcements:
+        late = _late_window(game, d, tally)
+        if late:
+            d = evolve(d, late=late)
+            return _make(game, ANNOUNCE, d.declarer, hands, (), winner, d, tally, match, state.history, events)
     if game.rules.declarations:
         window = _declaration_window(game, d, tally, hands, winner)
         if window:
