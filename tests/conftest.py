@@ -1,6 +1,7 @@
 """Shared test setup: Hypothesis profiles and the loaded games.
 
-Pick a profile with the ``HYPOTHESIS_PROFILE`` environment variable:
+Pick a profile with the ``HYPOTHESIS_PROFILE`` environment variable (where it
+is unset, ``ci`` when the ``CI`` variable is set, as in CI runs, else ``dev``):
 
 * ``dev`` (the default): few examples, so the whole suite stays quick;
 * ``ci``: many more examples, derandomized (the same examples on every run,
@@ -35,7 +36,8 @@ settings.register_profile(
     print_blob=True,
     suppress_health_check=[HealthCheck.too_slow],
 )
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+# CI runs set CI=true: there the thorough profile runs (at least 1,000 random deals per game).
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev"))
 
 
 @pytest.fixture(scope="session", params=GAMES)
