@@ -52,7 +52,9 @@ def _cmd_check(args: argparse.Namespace) -> int:
         print(str(exc))
         return 1
     spec = game.spec
-    kind = f"overlay {spec.variant.name!r} of " if spec.variant else ""
+    from trickrules.conformance.runner import base_of
+
+    kind = f"overlay of {base_of(args.file)!r}: " if spec.variant else ""
     print(
         f"ok: {kind}{spec.name!r} - {game.cards.size} cards, {game.rules.players} players, "
         f"{len(game.rules.contracts)} contracts, {len(spec.play.obligations)} obligations, "

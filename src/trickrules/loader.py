@@ -258,18 +258,20 @@ def _apply_options(raw: dict[str, Any], chosen: Mapping[str, str], where: str) -
     options = raw.get("options", {})
     if not isinstance(options, dict):
         raise SpecError(f"{where}: options: expected a table of options.")
+    result = raw
+    summary: dict[str, Any] = {}
+    final_choices: dict[str, str] = {}
+    # An overlay drops an option it has no use for with `remove = true` in the option's table.
+    options = {k: v for k, v in options.items() if not (isinstance(v, dict) and v.get("remove") is True)}
     for name in chosen:
         if name not in options:
             known = ", ".join(sorted(options)) or "none"
             raise SpecError(f"{where}: unknown option {name!r} (this game's options: {known}).")
-    result = raw
-    summary: dict[str, Any] = {}
-    final_choices: dict[str, str] = {}
     for name, option in options.items():
         path = f"options.{name}"
         if not isinstance(option, dict) or not isinstance(option.get("choices"), dict):
             raise SpecError(f"{where}: {path}: expected a table with 'default' and 'choices'.")
-        extra = sorted(set(option) - {"default", "choices", "doc", "changes"})
+        extra = sorted(set(option) - {"default", "choices", "doc", "changes", "remove"})
         if extra:
             raise SpecError(
                 f"{where}: {path}: unknown key {', '.join(map(repr, extra))} "

@@ -28,6 +28,7 @@ __all__ = [
     "CaseResult",
     "DocumentReport",
     "Suite",
+    "base_of",
     "check_case",
     "default_root",
     "load_suite",
@@ -345,7 +346,7 @@ def run_suite(
     overlay). ``select`` is a glob over case ids and clause ids.
     """
     wanted = set(documents)
-    base = _base_of(spec) if spec else None
+    base = base_of(spec) if spec else None
     games = _Games(spec, base)
     clauses_all = {c.id: c for m in suite.manifests for c in m.clause}
     by_clause: dict[str, list[Case]] = {}
@@ -408,7 +409,7 @@ def run_suite(
     return reports
 
 
-def _base_of(spec: str) -> str | None:
+def base_of(spec: str) -> str | None:
     """The bundled game an overlay (finally) extends, or ``None`` for a standalone spec."""
     from trickrules.loader import read_raw
 
@@ -470,7 +471,7 @@ def verify_variant(overlay: str, suite: Suite) -> VariantReport:
     and the ``changes`` of the options it chooses) must have a changed case;
     no case of an undeclared clause may change.
     """
-    base = _base_of(overlay)
+    base = base_of(overlay)
     if base is None:
         raise SpecError(f"{overlay}: not an overlay of a bundled game (it needs 'extends').")
     variant_game = load(overlay)
