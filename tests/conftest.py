@@ -13,12 +13,10 @@ match, and its time depends on how long the match lasts.
 
 from __future__ import annotations
 
-import os
-
 import pytest
 from hypothesis import HealthCheck, settings
 
-from strategies import GAMES, full_game, short_game
+from strategies import GAMES, PROFILE, full_game, short_game
 from trickrules import Game
 
 settings.register_profile(
@@ -37,7 +35,8 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 # CI runs set CI=true: there the thorough profile runs (at least 1,000 random deals per game).
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev"))
+# strategies.PROFILE applies that rule, so the example counts it scales agree with the profile.
+settings.load_profile(PROFILE)
 
 
 @pytest.fixture(scope="session", params=GAMES)

@@ -43,8 +43,10 @@ from trickrules.events import (
 
 # -- profiles ------------------------------------------------------------------------
 
-#: The Hypothesis profile in use (``conftest.py`` loads the same one).
-PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "dev")
+#: The Hypothesis profile in use (``conftest.py`` loads this one): the
+#: ``HYPOTHESIS_PROFILE`` environment variable, or where it is unset ``ci`` when
+#: ``CI`` is set (as in CI runs), else ``dev``.
+PROFILE = os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev")
 
 
 def scaled(dev: int, ci: int) -> int:

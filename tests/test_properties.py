@@ -310,16 +310,25 @@ def made_public(state: State) -> tuple[int, ...]:
 # -- secrets ---------------------------------------------------------------------------
 
 
-@settings(max_examples=scaled(10, 40))
-@given(p=playthroughs(seed=big_seeds(), min_pass_bias=0.5, favour=("", "alliance", "dimidiator", "casco")))
-def test_secret_partner_and_exchange(p: Playthrough) -> None:
-    """Check quadrille's secrets at every step of random matches.
+#: The games with contracts that call a card (a secret partner, an exchange).
+CALLING_GAMES = tuple(n for n in GAMES if any(c.call for c in short_game(n).rules.contracts))
 
-    The called King's holder is in no other seat's view until the King is
-    played, then in every view; cards handed face down in a Dimidiator are in
-    the views and seat logs of the two seats of the exchange only.
+
+@pytest.mark.skipif(not CALLING_GAMES, reason="no bundled game calls a partner")
+@pytest.mark.parametrize("name", CALLING_GAMES)
+@settings(max_examples=scaled(10, 40))
+@given(data=st.data())
+def test_secret_partner_and_exchange(name: str, data: st.DataObject) -> None:
+    """Check the secrets of the called partner at every step of random matches.
+
+    The called card's holder is in no other seat's view until the card is
+    played, then in every view; cards handed face down in an exchange (the
+    Dimidiator) are in the views and seat logs of the two seats of it only.
+    The policy is told to bid one of the calling contracts whenever it may.
     """
-    game = short_game("quadrille")
+    game = short_game(name)
+    calling = tuple(c.name for c in game.rules.contracts if c.call)
+    p = data.draw(playthroughs(seed=big_seeds(), min_pass_bias=0.5, favour=("", *calling)), label="p")
     with reproduction(game, p) as at:
         for step, state in walk(game, p):
             at.step, at.state = step, state
