@@ -22,10 +22,8 @@ string, found 3``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any, TypeVar, get_args, get_origin
 
-import attrs
 import cattrs
 from cattrs.errors import (
     ClassValidationError,
@@ -232,11 +230,3 @@ def describe_error(exc: BaseException, path: str = "") -> list[str]:
     out: list[str] = []
     _walk(exc, path, out)
     return out
-
-
-def attrs_fields(cls: type) -> tuple[str, ...]:
-    """The field names of an attrs class, in order (used for documentation checks)."""
-    return tuple(a.name for a in attrs.fields(cls))
-
-
-_Hook = Callable[[Any, Any], Any]

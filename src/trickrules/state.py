@@ -51,7 +51,7 @@ if TYPE_CHECKING:
     from trickrules.game import Game
     from trickrules.view import View
 
-__all__ = ["PHASES", "DealInfo", "MatchInfo", "State", "Tally", "new_match"]
+__all__ = ["PHASES", "DealInfo", "MatchInfo", "State", "Tally", "evolve_deal", "new_match"]
 
 BIDDING, TRUMP, CALL, EXCHANGE, ANNOUNCE, PLAY, DECLARE, OVER = range(1, 9)
 #: Phase names by code, as ``state.phase`` reports them.
@@ -1353,5 +1353,3 @@ _STEPS: dict[int, Any] = {
     DECLARE: _step_declare,
 }
 
-
-__all__ += ["evolve_deal"]
