@@ -122,6 +122,7 @@ class CompiledContract:
     vars: tuple[tuple[str, Formula], ...]
     public_call: bool = False
     exchange_returns: str = "any"
+    first_lead: str = "eldest"
 
 
 @frozen
@@ -135,6 +136,7 @@ class CompiledDeclaration:
     points: int
     max_per_window: int
     contracts: frozenset[str]
+    window_seats: str = "side"
 
 
 @frozen
@@ -262,6 +264,7 @@ def _compile_contract(
         vars=tuple(local),
         public_call=c.public_call,
         exchange_returns=c.exchange_returns,
+        first_lead=c.first_lead,
     )
 
 
@@ -490,6 +493,7 @@ def compile_rules(spec: Spec, cards: CardTable, where: str) -> Rules:
                 d.points,
                 d.max_per_window,
                 frozenset(d.contracts or ("", *names)),
+                d.window_seats,
             )
         )
     contract_names = set(names)

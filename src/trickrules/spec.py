@@ -192,7 +192,9 @@ class ContractSpec:
     called; ``exchange`` how many cards the declarer swaps face down with the
     called card's holder (``exchange_returns = "called_card"``: the holder
     hands back the called card itself). With ``public_call`` the called
-    card's holder is known at once in this contract. ``requires_cards`` must all be in the bidder's hand,
+    card's holder is known at once in this contract. ``first_lead =
+    "declarer"`` gives the first lead to the declarer when the eldest hand sits
+    out (default: the next seat that plays). ``requires_cards`` must all be in the bidder's hand,
     and ``eligible`` is a formula that must hold (see ``docs/dsl.md`` for its
     variables). ``vars`` are named values the scoring formulas may use.
     """
@@ -208,6 +210,7 @@ class ContractSpec:
     vars: FrozenMap[str, str] = _EMPTY_STR_MAP
     public_call: bool = False
     exchange_returns: str = field(default="any", validator=in_(("any", "called_card")))
+    first_lead: str = field(default="eldest", validator=in_(("eldest", "declarer")))
 
 
 @frozen
@@ -292,7 +295,9 @@ class DeclarationSpec:
     """A meld a player may declare (such as a King and Caballo of one suit).
 
     ``suit`` is ``trump``, ``plain`` or ``any``; the meld is the listed
-    ``ranks`` of one suit. ``window`` says when it may be declared.
+    ``ranks`` of one suit. ``window`` says when it may be declared;
+    ``window_seats`` whether the trick winner's whole side may declare
+    then, or the winner alone.
     """
 
     name: str
@@ -302,6 +307,7 @@ class DeclarationSpec:
     window: str = field(default="after_side_wins_trick", validator=in_(("after_side_wins_trick",)))
     max_per_window: int = 1
     contracts: tuple[str, ...] = ()
+    window_seats: str = field(default="side", validator=in_(("side", "winner")))
 
 
 @frozen

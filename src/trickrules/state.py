@@ -910,7 +910,8 @@ def _start_play_phase(state: State, d: DealInfo, events: list[tuple[object, Even
         )
     eldest = (d.dealer + 1) % game.rules.players
     if eldest == d.sitting_out:
-        eldest = (eldest + 1) % game.rules.players
+        by_declarer = d.contract >= 0 and game.rules.contracts[d.contract].first_lead == "declarer"
+        eldest = d.declarer if by_declarer else (eldest + 1) % game.rules.players
     return _make(game, PLAY, eldest, state.hands, (), eldest, d, state.tally, state.match, state.history, tuple(events))
 
 
@@ -1263,7 +1264,7 @@ def _meld_possible(game: Game, d: DealInfo, tally: Tally, hands: tuple[int, ...]
 
 def _declaration_window(game: Game, d: DealInfo, tally: Tally, hands: tuple[int, ...], winner: int) -> tuple[int, ...]:
     seats = [winner]
-    if game.rules.teams:
+    if game.rules.teams and any(x.window_seats == "side" for x in game.rules.declarations):
         seats += [s for s in game.rules.teams[game.team_of[winner]] if s != winner]
     return tuple(s for s in seats if s != d.sitting_out and _meld_possible(game, d, tally, hands, s))
 
