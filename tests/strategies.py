@@ -30,6 +30,7 @@ from hypothesis import strategies as st
 
 import trickrules
 from trickrules import Action, EventLog, Game, IllegalActionError, State, View
+from trickrules.cards import bits
 from trickrules.events import (
     POT,
     Awarded,
@@ -314,10 +315,10 @@ def check_cards(state: State) -> None:
     """Check that every card of the deck is in exactly one place."""
     seen = 0
     for mask in card_locations(state):
-        assert not seen & mask, f"cards in two places: {state.game.cards.format(_bits(seen & mask))}"
+        assert not seen & mask, f"cards in two places: {state.game.cards.format(bits(seen & mask))}"
         seen |= mask
     missing = full_deck(state.game) & ~seen
-    assert not missing, f"cards nowhere: {state.game.cards.format(_bits(missing))}"
+    assert not missing, f"cards nowhere: {state.game.cards.format(bits(missing))}"
     assert seen == full_deck(state.game), "a card outside the deck"
     assert len(set(state.trick)) == len(state.trick), "a card twice in the trick"
 
@@ -337,15 +338,6 @@ def check_turn(state: State) -> None:
         assert actions, f"seat {state.to_move} has no legal action in the {state.phase} phase"
         assert len(set(actions)) == len(actions), "an action listed twice"
         assert state.phase != "over"
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 @dataclass
@@ -468,7 +460,7 @@ def all_illegal(state: State) -> list[str]:
     if state.game.rules.play.revoke_penalised and state.phase == "play":
         # A revoke is accepted (and penalised at the end of the deal).
         hand = state.hands[state.to_move_seat]
-        accepted.update(f"play {state.game.cards.codes[c]}" for c in _bits(hand))
+        accepted.update(f"play {state.game.cards.codes[c]}" for c in bits(hand))
     return [t for t in action_universe(state.game) if t not in accepted] + list(GARBAGE)
 
 
@@ -487,7 +479,7 @@ def illegal_texts(state: State, rng: random.Random, limit: int = 8) -> list[str]
         if absent:
             picks.append(rng.choice(absent))
         if not state.game.rules.play.revoke_penalised:
-            barred = [f"play {codes[c]}" for c in _bits(hand) if f"play {codes[c]}" not in legal]
+            barred = [f"play {codes[c]}" for c in bits(hand) if f"play {codes[c]}" not in legal]
             if barred:
                 picks.append(rng.choice(barred))
         bids = [t for t in action_universe(state.game) if t.startswith("bid ") and t not in legal]
@@ -647,7 +639,7 @@ def check_secrets(state: State, seat: int, log: EventLog | None = None) -> None:
     """
     game = state.game
     codes = game.cards.codes
-    hidden = {codes[c] for c in _bits(hidden_from(state, seat))}
+    hidden = {codes[c] for c in bits(hidden_from(state, seat))}
     seat_log = (state.log() if log is None else log).for_seat(seat)
     header = seat_log.header
     assert header.seed is None
@@ -778,7 +770,7 @@ def check_views(state: State) -> None:
         # The callable cards are named to the caller: it knows them from its own hand.
         calls = tuple(t for t in view.legal if not t.startswith("call "))
         shown = text if calls == view.legal else attrs.evolve(view, legal=calls).to_json()
-        hidden = {hidden_codes[c] for c in _bits(hidden_from(state, seat))}
+        hidden = {hidden_codes[c] for c in bits(hidden_from(state, seat))}
         leaked = card_tokens(state.game, shown) & hidden
         assert not leaked, f"seat {seat}'s view shows {sorted(leaked)}"
         d = state.deal
