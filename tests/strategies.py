@@ -258,7 +258,7 @@ def start(game: Game, p: Playthrough, hands: Hands | None = None) -> State:
 
 
 def walk(
-    game: Game, p: Playthrough, hands: Hands | None = None, max_steps: int = 100_000
+    game: Game, p: Playthrough, hands: Hands | None = None, max_steps: int = 20_000
 ) -> Iterator[tuple[int, State]]:
     """Yield every state of playthrough ``p`` with its step number, from 0 to the last."""
     policy = Policy(p.policy, p.pass_bias, p.favour)

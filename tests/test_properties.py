@@ -14,7 +14,6 @@ import random
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -166,29 +165,12 @@ def test_full_length_match(long_game: Game, p: Playthrough) -> None:
         assert all(scores[s] == max(scores.values()) for s in last.winners)
 
 
-#: Option choices a bundled game offers but cannot load (spec bugs: the variant
-#: overlay inherits options of its parent that patch scoring rules it replaced).
-SPEC_BUGS = {
-    ("quadrille-fi", "matador_bonus_cumulative", "on"): "FormulaError: scoring.bonuses[0].when: "
-    "the name 'top_trumps' is not a variable of this formula",
-    ("quadrille-fi", "alliance_own_tricks_rule", "loss_liability_only"): "FormulaError: "
-    "scoring.bonuses[0].when: the name 'is_partner' is not a variable of this formula",
-    ("quadrille-fi", "alliance_loss_paid_by", "hombre"): "SpecError: scoring.bonuses[0].when: "
-    "required key missing; scoring.bonuses[0]: unknown key 'remove'",
-}
-
-
-def option_choices() -> list[Any]:
+def option_choices() -> list[tuple[str, str, str]]:
     """List (game, option, choice) for every choice other than the default."""
-    out: list[Any] = []
+    out: list[tuple[str, str, str]] = []
     for name in GAMES:
         for key, option in full_game(name).spec.options.items():
-            for choice in option.choices:
-                if choice == option.default:
-                    continue
-                bug = SPEC_BUGS.get((name, key, choice))
-                marks = [pytest.mark.skip(reason=f"spec bug: {bug}")] if bug else []
-                out.append(pytest.param(name, key, choice, marks=marks))
+            out.extend((name, key, choice) for choice in option.choices if choice != option.default)
     return out
 
 
@@ -203,6 +185,24 @@ def test_every_option_choice(name: str, option: str, choice: str) -> None:
     for k in range(scaled(1, 2)):
         p = Playthrough(seed=1000 + k, policy=k, dealer=k, pass_bias=(0.5, 0.95)[k % 2])
         play_checked(game, p, random.Random(k), expensive=k == 1, history=False, deals=2)
+
+
+def deals_choices() -> list[object]:
+    """List (game, choice) for every choice of every game's ``deals`` option."""
+    out: list[object] = []
+    for name in GAMES:
+        option = full_game(name).spec.options.get("deals")
+        for choice in option.choices if option is not None else ():
+            out.append(pytest.param(name, choice))
+    return out
+
+
+@pytest.mark.parametrize(("name", "choice"), deals_choices())
+def test_deals_option_sets_the_match_length(name: str, choice: str) -> None:
+    """The ``deals`` option ("how many deals the match lasts") is the match's length."""
+    game = trickrules.load(name, {"deals": choice})
+    assert game.options["deals"] == choice
+    assert game.rules.match_deals == int(choice)
 
 
 # -- stacked deals and what a view may depend on --------------------------------------
