@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from trickrules.cards import TRUMP_BASE
 
-__all__ = ["REASONS", "legal_play_mask", "trick_winner_index"]
+__all__ = ["REASONS", "legal_play_mask", "trick_seat", "trick_winner_index"]
 
 #: What each reason code says in an error message.
 REASONS = {
@@ -39,14 +39,19 @@ def trick_winner_index(trick: tuple[int, ...], eff: tuple[int, ...], power: tupl
     return best_i
 
 
-def _partner_wins(game: object, leader: int, sitting_out: int, index: int, seat: int) -> bool:
-    """Whether the card at ``index`` of the trick was played by ``seat``'s partner."""
-    n = game.rules.players  # type: ignore[attr-defined]
+def trick_seat(players: int, leader: int, sitting_out: int, index: int) -> int:
+    """The seat that plays the card at ``index`` of a trick led by ``leader``."""
     who = leader
     for _ in range(index):
-        who = (who + 1) % n
+        who = (who + 1) % players
         if who == sitting_out:
-            who = (who + 1) % n
+            who = (who + 1) % players
+    return who
+
+
+def _partner_wins(game: object, leader: int, sitting_out: int, index: int, seat: int) -> bool:
+    """Whether the card at ``index`` of the trick was played by ``seat``'s partner."""
+    who = trick_seat(game.rules.players, leader, sitting_out, index)  # type: ignore[attr-defined]
     team_of = game.team_of  # type: ignore[attr-defined]
     return bool(team_of[who] == team_of[seat] and who != seat)
 

@@ -48,16 +48,12 @@ def deal_constants(game: Game, match: MatchInfo, number: int) -> Env:
     }
 
 
-def _team_score(game: Game, match: MatchInfo, seat: int) -> int:
-    return match.scores[seat]
-
-
 def eligibility_env(state: State, seat: int, contract: object) -> Env:
     """Variables of a contract's ``eligible`` formula for ``seat``."""
     game = state.game
     match = state.match
     rules = game.rules
-    score = _team_score(game, match, seat)
+    score = match.scores[seat]  # in a partnership both partners carry the side's score
     others = [match.scores[s] for s in range(rules.players) if game.team_of[s] != game.team_of[seat]]
     env: Env = {
         "score": score,

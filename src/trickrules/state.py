@@ -43,7 +43,7 @@ from trickrules.events import (
     TrickWon,
     TrumpNamed,
 )
-from trickrules.legal import REASONS, legal_play_mask, trick_winner_index
+from trickrules.legal import REASONS, legal_play_mask, trick_seat, trick_winner_index
 from trickrules.rng import shuffled
 
 if TYPE_CHECKING:
@@ -376,12 +376,8 @@ class State:
     # -- internals -------------------------------------------------------------------
 
     def _trick_seats(self, n: int) -> tuple[int, ...]:
-        seats = []
-        seat = self.leader
-        for _ in range(n):
-            seats.append(seat)
-            seat = _next_seat(self, seat)
-        return tuple(seats)
+        players, leader, out = self.game.players, self.leader, self.deal.sitting_out
+        return tuple(trick_seat(players, leader, out, i) for i in range(n))
 
     def _legal_play(self) -> tuple[int, str]:
         found = self.cache
@@ -529,22 +525,6 @@ def _make(
     _S_HIST(s, (history, last) if last else history)
     _S_CACHE(s, None)
     return s
-
-
-def _next_seat(state: State, seat: int) -> int:
-    n = state.game.rules.players
-    seat = (seat + 1) % n
-    if seat == state.deal.sitting_out:
-        seat = (seat + 1) % n
-    return seat
-
-
-def _next_in(game: Game, seat: int, sitting_out: int) -> int:
-    n = game.rules.players
-    seat = (seat + 1) % n
-    if seat == sitting_out:
-        seat = (seat + 1) % n
-    return seat
 
 
 # -- dealing ---------------------------------------------------------------------------
@@ -1169,9 +1149,7 @@ def _after_play(state: State, card: int, action: Action) -> State:
         return s
     data = game.trump_data[d.trump]
     winner_i = trick_winner_index(trick, data[0], data[1])
-    winner = leader
-    for _ in range(winner_i):
-        winner = _next_in(game, winner, d.sitting_out)
+    winner = trick_seat(n, leader, d.sitting_out, winner_i)
     won = list(tally.won)
     for c in trick:
         won[winner] |= 1 << c
@@ -1193,11 +1171,6 @@ def _after_play(state: State, card: int, action: Action) -> State:
             tally = evolve(tally, window=window, window_count=0)
             return _make(game, DECLARE, window[0], hands, (), winner, d, tally, state.match, state.history, events)
     return _make(game, PLAY, winner, hands, (), winner, d, tally, state.match, state.history, events)
-
-
-def _codes_in_order(game: Game, cards: tuple[int, ...]) -> tuple[str, ...]:
-    codes = game.cards.codes
-    return tuple(codes[c] for c in cards)
 
 
 # -- declarations ----------------------------------------------------------------------
