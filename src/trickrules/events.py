@@ -45,6 +45,7 @@ __all__ = [
     "TrumpNamed",
     "event_from_data",
     "event_to_data",
+    "paid",
 ]
 
 #: The seat number that stands for the pot in payments.
@@ -207,6 +208,24 @@ class Paid:
     payee: int
     amount: int
     reason: str
+
+
+_PAID: dict[tuple[int, int, int, str], Paid] = {}
+
+
+def paid(payer: int, payee: int, amount: int, reason: str) -> Paid:
+    """The :class:`Paid` event with these fields, shared rather than built anew where possible.
+
+    Scoring emits the same few payments deal after deal; events are values,
+    so one object can stand for all of them.
+    """
+    key = (payer, payee, amount, reason)
+    found = _PAID.get(key)
+    if found is None:
+        found = Paid(payer, payee, amount, reason)
+        if len(_PAID) < 65536:
+            _PAID[key] = found
+    return found
 
 
 @frozen

@@ -480,16 +480,17 @@ def to_int(value: Number, rounding: str, *, where: str = "") -> int:
     if not isinstance(value, Fraction):
         kind = type(value).__name__
         raise _error(where, f"cannot round {reprlib.repr(value)} (a {kind}): it is not exact.")
-    if value.denominator == 1:
-        return value.numerator
+    num, den = value.numerator, value.denominator
+    if den == 1:
+        return num
     if rounding == "exact":
         raise _error(where, f"the value {value} is not a whole number, and rounding is 'exact'.")
-    down = math.floor(value)
+    down = num // den  # floor, in integers (Fraction arithmetic is slow)
     if rounding in ("floor", "ceil"):
         return down if rounding == "floor" else down + 1
-    excess = value - down  # strictly between 0 and 1
-    if excess != Fraction(1, 2):
-        return down + 1 if excess > Fraction(1, 2) else down
+    twice_excess = 2 * (num - down * den)  # the excess over ``down``, strictly between 0 and 1, times 2 * den
+    if twice_excess != den:
+        return down + 1 if twice_excess > den else down
     if rounding == "half_up":
         return down + 1 if value > 0 else down
     if rounding == "half_down":

@@ -35,8 +35,13 @@ class Game:
         "always_trumps",
         "card_of",
         "cards",
+        "code_bytes",
         "contract_index",
+        "contract_scoring",
+        "deal_seats",
+        "everyone",
         "fingerprint",
+        "groups",
         "has_card_points",
         "lead_rules",
         "name",
@@ -115,10 +120,14 @@ class Game:
         self.team_of: tuple[int, ...] = tuple(team_of)
         self.has_card_points = any(self.cards.points)
         self.contract_index: dict[str, int] = {c.name: c.index for c in self.rules.contracts}
-        from trickrules.scoring import scoring_plan, scoring_vars
+        from trickrules.scoring import contract_scoring, scoring_plan, scoring_vars
 
+        self.everyone = tuple(range(self.players))
+        # The seats that score together: the teams, or each seat alone.
+        self.groups = self.rules.teams if self.rules.teams else tuple((s,) for s in self.everyone)
         self.scoring_plan = scoring_plan(self)
         self.scoring_vars = scoring_vars(self)
+        self.contract_scoring = contract_scoring(self)
         self.card_of: dict[str, int] = {c: n for n, c in enumerate(self.cards.codes)}
         from trickrules.events import CardPlayed
 
@@ -135,6 +144,24 @@ class Game:
             )
             for base in range(0, size, 8)
         )
+        # The same for card codes (codes_of reads these).
+        self.code_bytes: tuple[tuple[tuple[str, ...], ...], ...] = tuple(
+            tuple(
+                tuple(self.cards.codes[base + i] for i in range(8) if (value >> i) & 1 and base + i < size)
+                for value in range(256)
+            )
+            for base in range(0, size, 8)
+        )
+        # Per dealer: the seat that receives the card at each position of the shuffled deck
+        # (packets dealt round the table, starting on the dealer's left).
+        seats: list[tuple[int, ...]] = []
+        for dealer in range(self.players):
+            at: list[int] = []
+            for packet in self.rules.packets:
+                for k in range(self.players):
+                    at += [(dealer + 1 + k) % self.players] * packet
+            seats.append(tuple(at))
+        self.deal_seats: tuple[tuple[int, ...], ...] = tuple(seats)
         # Every action text the rules can offer, built once and shared.
         actions: list[Action] = [*self.play_actions, Action("pass")]
         actions += [Action("give", c) for c in self.cards.codes]
@@ -152,6 +179,16 @@ class Game:
     def __repr__(self) -> str:
         chosen = ", ".join(f"{k}={v}" for k, v in self.options.items() if v != self.spec.options[k].default)
         return f"<Game {self.name!r}{' ' + chosen if chosen else ''} {self.fingerprint}>"
+
+    def codes_of(self, mask: int) -> tuple[str, ...]:
+        """The codes of the cards in ``mask``, in deck order."""
+        out: tuple[str, ...] = ()
+        for table in self.code_bytes:
+            if not mask:
+                break
+            out += table[mask & 255]
+            mask >>= 8
+        return out
 
     def action(self, text: str) -> Action:
         """The action with this text form, shared where possible (cheap to compare)."""

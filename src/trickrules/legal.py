@@ -88,11 +88,13 @@ def legal_play_mask(
         exempt = follow & priv_mask & beats[led_card]
         if exempt and not follow & ~exempt:
             return hand, ""
-    best_i = trick_winner_index(trick, eff, power)
-    best = trick[best_i]
     if follow:
         if pr.called_card and called >= 0 and (follow >> called) & 1 and called != led_card:
             return 1 << called, "called_card"
+        if not pr.head_trick:
+            return follow, "follow_suit"
+        best_i = trick_winner_index(trick, eff, power)
+        best = trick[best_i]
         if (
             pr.head_trick
             and (pr.head_trick == "always" or led == trump)
@@ -112,6 +114,8 @@ def legal_play_mask(
     trumps = hand & trump_mask
     if not trumps:
         return hand, ""
+    best_i = trick_winner_index(trick, eff, power)
+    best = trick[best_i]
     partner_wins = (pr.trump_partner_exempt or pr.overtrump_partner_exempt) and _partner_wins(
         game, leader, sitting_out, best_i, seat
     )

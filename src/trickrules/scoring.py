@@ -17,8 +17,9 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from trickrules.cards import bits
-from trickrules.events import POT, Awarded, DealScored, Event, MatchEnded, Paid
+from trickrules.events import POT, Awarded, DealScored, Event, MatchEnded, paid
 from trickrules.formula import Number, to_int
+from trickrules.state import _MATCH, DEALER, OVER, _make, _start_deal, evolve
 
 if TYPE_CHECKING:
     from trickrules.formula import Formula
@@ -89,8 +90,7 @@ def sides_of_deal(game: Game, d: DealInfo) -> tuple[tuple[int, ...], ...]:
         side.add(d.partner)
     elif c.side in ("with_partner", "partner_sits_out", "teams"):
         side.update(rules.teams[game.team_of[d.declarer]])
-    rest = tuple(s for s in range(n) if s not in side)
-    return (tuple(sorted(side)), rest)
+    return (tuple(sorted(side)), tuple(s for s in game.everyone if s not in side))
 
 
 def _top_trumps(game: Game, d: DealInfo, seat: int) -> int:
@@ -102,6 +102,9 @@ def _top_trumps(game: Game, d: DealInfo, seat: int) -> int:
             break
         count += 1
     return count
+
+
+_NOBODY: frozenset[int] = frozenset()
 
 
 class _Deal:
@@ -122,9 +125,8 @@ class _Deal:
 
     def __init__(self, game: Game, match: MatchInfo, d: DealInfo, tally: Tally) -> None:
         n = game.players
-        tricks = [0] * n
-        for w in tally.winners:
-            tricks[w] += 1
+        winners = tally.winners
+        tricks = [winners.count(s) for s in game.everyone]
         if game.has_card_points:
             points = game.cards.points
             card_points = [sum(points[c] for c in bits(tally.won[s])) for s in range(n)]
@@ -141,7 +143,7 @@ class _Deal:
         self.declared = declared
         self.winners = tally.winners
         self.last_winner = tally.winners[-1]
-        self.revokers = {seat for seat, _ in tally.revokes}
+        self.revokers = {seat for seat, _ in tally.revokes} if tally.revokes else _NOBODY
         self.bonus = game.rules.last_trick_bonus
 
 
@@ -218,6 +220,34 @@ def scoring_vars(game: Game) -> dict[int, tuple[Env, tuple[tuple[str, Formula], 
     return out
 
 
+class ContractScoring:
+    """What scoring a deal of one contract needs, worked out once per game."""
+
+    __slots__ = ("base", "bonuses", "formulas", "outcomes", "player_formulas")
+
+    def __init__(self, game: Game, index: int, consts: Env, formulas: tuple[tuple[str, Formula], ...]) -> None:
+        rules = game.rules
+        name = rules.contracts[index].name if index >= 0 else ""
+        #: The variables that are the same in every deal of this contract.
+        self.base: Env = {
+            "players": rules.players,
+            "tricks_total": rules.tricks_per_deal,
+            "ante": 0,
+            "target": rules.match_target,
+            "no_contract": index < 0,
+            **consts,
+        }
+        self.formulas = formulas
+        self.player_formulas = any(f.variables & set(_PLAYER) for _, f in formulas)
+        self.outcomes = tuple(o for o in rules.outcomes if o.contracts is None or name in o.contracts)
+        self.bonuses = tuple(b for b in rules.bonuses if b.contracts is None or name in b.contracts)
+
+
+def contract_scoring(game: Game) -> dict[int, ContractScoring]:
+    """A :class:`ContractScoring` per contract index (``-1``: no contract)."""
+    return {index: ContractScoring(game, index, *found) for index, found in scoring_vars(game).items()}
+
+
 def scoring_plan(game: Game) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The built-in side and player variables that some scoring formula reads.
 
@@ -242,24 +272,27 @@ def finish_deal(
     state: State, hands: tuple[int, ...], d: DealInfo, tally: Tally, events: list[tuple[object, Event]]
 ) -> State:
     """Score the finished deal, then deal the next one or end the match."""
-    from trickrules.state import DEALER, OVER, _make, _start_deal, evolve
-
     game = state.game
     rules = game.rules
     n = rules.players
     match = state.match
-    everyone = tuple(range(n))
+    everyone = game.everyone
     x = _Deal(game, match, d, tally)
     sides = sides_of_deal(game, d)
+    side_of = {seat: side for side in sides for seat in side}
     contract = rules.contracts[d.contract] if d.contract >= 0 else None
-    base: Env = deal_constants(game, match, d.number)
-    base.update(no_contract=contract is None, no_trump=d.trump < 0, forced=d.forced)
+    plan = game.contract_scoring[d.contract]
+    base: Env = dict(plan.base)
+    base["pot"] = match.pot
+    base["deal"] = d.number
+    base["no_trump"] = d.trump < 0
+    base["forced"] = d.forced
+    base["extra_deal"] = bool(rules.match_deals) and match.deals_done >= rules.match_deals
     for a, _ in rules.announcements:
         base[f"announced_{a}"] = a in d.announced
     side_names, player_names = game.scoring_plan
-    consts, formulas = game.scoring_vars[d.contract]
-    base.update(consts)
-    player_formulas = any(f.variables & set(_PLAYER) for _, f in formulas)
+    formulas = plan.formulas
+    player_formulas = plan.player_formulas
 
     def side_env(side: tuple[int, ...]) -> Env:
         found = side_cache.get(side)
@@ -276,8 +309,7 @@ def finish_deal(
     def player_env(seat: int) -> Env:
         found = player_cache.get(seat)
         if found is None:
-            side = next(s for s in sides if seat in s)
-            found = dict(side_env(side))
+            found = dict(side_env(side_of[seat]))
             for name in player_names:
                 found[name] = _PLAYER[name](x, seat)
             if player_names and player_formulas:
@@ -291,7 +323,6 @@ def finish_deal(
     scores = list(match.scores)
     pot = match.pot
     applied: list[str] = []
-    contract_name = contract.name if contract is not None else ""
 
     def roles(role: str, side: tuple[int, ...], player: int) -> tuple[int, ...]:
         if role == "pot":
@@ -361,20 +392,17 @@ def finish_deal(
                         pot += moved
                     else:
                         scores[r] += moved
-                    events.append((DEALER, Paid(payer, r, moved, outcome.name)))
+                    events.append((DEALER, paid(payer, r, moved, outcome.name)))
 
-    def subjects(for_each: str) -> list[tuple[tuple[int, ...], int]]:
-        if for_each == "deal":
-            return [(sides[0], d.declarer)] if contract is not None else []
-        if for_each == "side":
-            return [(side, side[0]) for side in sides]
-        return [(next(s for s in sides if p in s), p) for p in everyone]
+    by_kind: dict[str, list[tuple[tuple[int, ...], int]]] = {
+        "deal": [(sides[0], d.declarer)] if contract is not None else [],
+        "side": [(side, side[0]) for side in sides],
+        "player": [(side_of[p], p) for p in everyone],
+    }
 
     matched: set[tuple[str, int]] = set()
-    for outcome in rules.outcomes:
-        if outcome.contracts is not None and contract_name not in outcome.contracts:
-            continue
-        for side, player in subjects(outcome.for_each):
+    for outcome in plan.outcomes:
+        for side, player in by_kind[outcome.for_each]:
             key = (outcome.for_each, player)
             if key in matched:
                 continue
@@ -383,16 +411,25 @@ def finish_deal(
                 matched.add(key)
                 applied.append(outcome.name)
                 pay_out(outcome, env, side, player)
-    for extra in rules.bonuses:
-        if extra.contracts is not None and contract_name not in extra.contracts:
-            continue
-        for side, player in subjects(extra.for_each):
+    for extra in plan.bonuses:
+        for side, player in by_kind[extra.for_each]:
             env = player_env(player) if extra.for_each == "player" else side_env(side)
             if extra.when.evaluate(env):
                 applied.append(extra.name)
                 pay_out(extra, env, side, player)
     events.append((DEALER, DealScored(d.number, ", ".join(applied) or "none", tuple(scores), pot)))
-    match = evolve(match, scores=tuple(scores), pot=pot, deals_done=match.deals_done + 1)
+    match = _MATCH(
+        match.seed,
+        tuple(scores),
+        pot,
+        match.deals_done + 1,
+        match.winners,
+        match.stacked,
+        match.first_dealer,
+        match.stacked_turned,
+        match.start_scores,
+        match.start_pot,
+    )
     winners = _match_winners(game, match, d)
     if winners:
         match = evolve(match, winners=winners)
@@ -404,8 +441,6 @@ def finish_deal(
 
 def pass_out(state: State, d: DealInfo, events: list[tuple[object, Event]]) -> State:
     """A deal everyone passed, thrown in: it counts as played, and the next dealer deals."""
-    from trickrules.state import DEALER, OVER, _make, _start_deal, evolve
-
     game = state.game
     match = state.match
     events.append((DEALER, DealScored(d.number, "passed out", match.scores, match.pot)))
@@ -422,9 +457,9 @@ def pass_out(state: State, d: DealInfo, events: list[tuple[object, Event]]) -> S
 def _match_winners(game: Game, match: MatchInfo, d: DealInfo) -> tuple[int, ...]:
     """The winning seats if the match is over after this deal, else ``()``."""
     rules = game.rules
-    n = rules.players
-    groups = rules.teams if rules.teams else tuple((s,) for s in range(n))
-    totals = [match.scores[g[0]] for g in groups]
+    groups = game.groups
+    scores = match.scores
+    totals = [scores[g[0]] for g in groups]
     best = max(totals)
     leaders = [g for g, t in zip(groups, totals, strict=True) if t == best]
     done = False

@@ -36,13 +36,14 @@ from trickrules.events import (
     Event,
     ExchangeDone,
     Misdealt,
-    Paid,
     PartnerRevealed,
     Passed,
     Redeal,
     TrickWon,
     TrumpNamed,
+    paid,
 )
+from trickrules.fastinit import maker
 from trickrules.legal import REASONS, legal_play_mask, trick_seat, trick_winner_index
 from trickrules.rng import shuffled
 
@@ -126,6 +127,11 @@ class MatchInfo:
     start_scores: tuple[int, ...] = ()
     start_pot: int = 0
 
+
+_TALLY = maker(Tally)
+_MATCH = maker(MatchInfo)
+_NO_AUCTION = (-1, -1, 0, 0)
+_TRICK_WON = maker(TrickWon)
 
 #: The events so far, as a chain of ``(parent, entries)`` pairs that each step
 #: extends without copying (a plain tuple: the cheapest object Python builds).
@@ -294,7 +300,11 @@ class State:
                 # _legal_play inlined: this is the hottest call of a bot or a simulation.
                 _, seat, hands, trick, leader, d, _, _ = core
                 game = self.game
-                if not trick and not game.lead_rules:
+                if not trick and (
+                    not game.lead_rules or seat != d.partner or d.called < 0 or not (hands[seat] >> d.called) & 1
+                ):
+                    # A lead is free unless a lead rule applies, and the only one there is
+                    # concerns the called card's holder while he holds it.
                     found = (hands[seat], "")
                 else:
                     found = legal_play_mask(
@@ -461,7 +471,7 @@ class State:
 
 # -- construction helpers --------------------------------------------------------------
 
-_COPIERS: dict[type, tuple[list[str], Any]] = {}
+_COPIERS: dict[type, tuple[dict[str, int], Any, Any]] = {}
 
 
 def evolve(obj: Any, **changes: Any) -> Any:
@@ -475,12 +485,12 @@ def evolve(obj: Any, **changes: Any) -> Any:
     found = _COPIERS.get(cls)
     if found is None:
         names = [a.name for a in attrs_fields(cls)]
-        found = _COPIERS[cls] = (names, attrgetter(*names))
-    names, get = found
+        found = _COPIERS[cls] = ({n: i for i, n in enumerate(names)}, attrgetter(*names), maker(cls))
+    index, get, make = found
     values = list(get(obj))
     for name, value in changes.items():
-        values[names.index(name)] = value
-    return cls(*values)
+        values[index[name]] = value
+    return make(*values)
 
 
 def _codes(game: Game, mask: int) -> tuple[str, ...]:
@@ -624,26 +634,13 @@ def _deal_from_seed(
     game: Game, seed: int, shuffle_no: int, dealer: int
 ) -> tuple[tuple[int, ...], int, tuple[tuple[str, ...], ...]]:
     """Shuffle and deal; return the hands as masks, the turned card and the hands as codes."""
-    rules = game.rules
-    n = rules.players
     order = shuffled(seed, shuffle_no, game.cards.size)
-    held: list[list[int]] = [[] for _ in range(n)]
-    pos = 0
-    for packet in rules.packets:
-        for k in range(n):
-            held[(dealer + 1 + k) % n].extend(order[pos : pos + packet])
-            pos += packet
-    codes = game.cards.codes
-    masks = []
-    texts = []
-    for cards in held:
-        cards.sort()
-        mask = 0
-        for card in cards:
-            mask |= 1 << card
-        masks.append(mask)
-        texts.append(tuple(codes[c] for c in cards))
-    return tuple(masks), (order[-1] if rules.turn_last_card else -1), tuple(texts)
+    masks = [0] * game.players
+    for card, seat in zip(order, game.deal_seats[dealer], strict=False):  # undealt cards stay out
+        masks[seat] |= 1 << card
+    codes_of = game.codes_of
+    texts = tuple(codes_of(m) for m in masks)
+    return tuple(masks), (order[-1] if game.rules.turn_last_card else -1), texts
 
 
 def _start_deal(
@@ -672,7 +669,7 @@ def _start_deal(
     if ante:
         scores = list(match.scores)
         for seat in range(n):
-            events.append((DEALER, Paid(seat, POT, ante, "ante")))
+            events.append((DEALER, paid(seat, POT, ante, "ante")))
             scores[seat] -= ante
         match = evolve(match, scores=tuple(scores), pot=match.pot + ante * n)
     events.append((DEALER, Dealt(number, dealer, texts, game.cards.codes[turned_card] if turned_card >= 0 else "")))
@@ -698,7 +695,7 @@ def _ante_due(game: Game, match: MatchInfo, number: int) -> int:
         return 0
     from trickrules.scoring import deal_constants
 
-    value = rules.ante.evaluate(deal_constants(game, match, number))
+    value = rules.ante.evaluate(deal_constants(game, match, number) if rules.ante.variables else {})
     from trickrules.formula import to_int
 
     return to_int(value, rules.rounding, where="scoring.ante")
@@ -737,7 +734,7 @@ def _step_bidding(state: State, action: Action) -> State:
         high, high_seat = game.contract_index[action.arg], seat
         events.append((seat, BidMade(seat, action.arg)))
     spoken += 1
-    tally = Tally(old_tally.won, auction=(high, high_seat, passed, spoken))
+    tally = _TALLY(old_tally.won, (), (), (), (), 0, (high, high_seat, passed, spoken))
     active = [s for s in range(n) if not (passed >> s) & 1]
     if rules.auction == "once_around":
         over = spoken >= n
@@ -1150,12 +1147,14 @@ def _after_play(state: State, card: int, action: Action) -> State:
     data = game.trump_data[d.trump]
     winner_i = trick_winner_index(trick, data[0], data[1])
     winner = trick_seat(n, leader, d.sitting_out, winner_i)
-    won = list(tally.won)
+    taken = 0
     for c in trick:
-        won[winner] |= 1 << c
-    tally = Tally(tuple(won), (*tally.winners, winner), tally.declared, tally.revokes)
+        taken |= 1 << c
+    won = tally.won
+    won = won[:winner] + (won[winner] | taken,) + won[winner + 1 :]  # noqa: RUF005 - fastest form
+    tally = _TALLY(won, (*tally.winners, winner), tally.declared, tally.revokes, (), 0, _NO_AUCTION)
     codes = game.cards.codes
-    events = (*events, (DEALER, TrickWon(winner, len(tally.winners), tuple(map(codes.__getitem__, trick)))))
+    events = (*events, (DEALER, _TRICK_WON(winner, len(tally.winners), tuple(map(codes.__getitem__, trick)))))
     if len(tally.winners) == game.rules.tricks_per_deal:
         from trickrules.scoring import finish_deal
 
