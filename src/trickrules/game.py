@@ -33,6 +33,7 @@ class Game:
     __slots__ = (
         "_actions",
         "always_trumps",
+        "announcement_names",
         "card_of",
         "cards",
         "code_bytes",
@@ -123,6 +124,9 @@ class Game:
         from trickrules.scoring import contract_scoring, scoring_plan, scoring_vars
 
         self.everyone = tuple(range(self.players))
+        # Every announcement's name, made before the first lead or during the play.
+        names = [name for name, _ in self.rules.announcements] + [e[0] for e in self.rules.late_announcements]
+        self.announcement_names: tuple[str, ...] = tuple(dict.fromkeys(names))
         # The seats that score together: the teams, or each seat alone.
         self.groups = self.rules.teams if self.rules.teams else tuple((s,) for s in self.everyone)
         self.scoring_plan = scoring_plan(self)
@@ -168,7 +172,7 @@ class Game:
         actions += [Action("call", c) for c in self.cards.codes]
         actions += [Action("bid", c.name) for c in self.rules.contracts]
         actions += [Action("trump", s) for s in self.cards.suit_codes] + [Action("trump", "none")]
-        actions += [Action("announce", name) for name, _ in self.rules.announcements]
+        actions += [Action("announce", name) for name in self.announcement_names]
         for decl in self.rules.declarations:
             if decl.suit == "trump":
                 actions.append(Action("declare", decl.name))

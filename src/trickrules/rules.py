@@ -180,7 +180,8 @@ class Rules:
     all_pass_contract: int
     all_pass_holder: int
     announcements: tuple[tuple[str, frozenset[str]], ...]
-    late_announcements: tuple[tuple[str, frozenset[str], int, str], ...]
+    #: (name, contracts, after_run, by, alone, refused) of each announcement made during the play.
+    late_announcements: tuple[tuple[str, frozenset[str], int, str, str, str], ...]
     call_ranks: tuple[int, ...]
     call_fallback_ranks: tuple[int, ...]
     call_allow_own: bool
@@ -456,12 +457,18 @@ def compile_rules(spec: Spec, cards: CardTable, where: str) -> Rules:
     if not contracts and seating.partnerships != "fixed":
         raise _fail(where, "bidding.contracts", "a game without contracts needs fixed partnerships.")
     announcements: list[tuple[str, frozenset[str]]] = []
-    late: list[tuple[str, frozenset[str], int, str]] = []
+    late: list[tuple[str, frozenset[str], int, str, str, str]] = []
     for n, a in enumerate(spec.bidding.announcements):
+        if not a.after_run and (a.alone != "announce" or a.refused != "continue"):
+            raise _fail(
+                where,
+                f"bidding.announcements[{n}]",
+                f"alone = {a.alone!r} and refused = {a.refused!r} need after_run (an announcement during the play).",
+            )
         if a.after_run:
             if not 0 < a.after_run < hand:
                 raise _fail(where, f"bidding.announcements[{n}].after_run", f"expected 1 to {hand - 1}.")
-            late.append((a.name, frozenset(a.contracts or names), a.after_run, a.by))
+            late.append((a.name, frozenset(a.contracts or names), a.after_run, a.by, a.alone, a.refused))
             for k, cname in enumerate(a.contracts):
                 if cname not in names:
                     raise _fail(where, f"bidding.announcements[{n}].contracts[{k}]", f"{cname!r} is not a contract.")

@@ -288,7 +288,7 @@ def finish_deal(
     base["no_trump"] = d.trump < 0
     base["forced"] = d.forced
     base["extra_deal"] = bool(rules.match_deals) and match.deals_done >= rules.match_deals
-    for a, _ in rules.announcements:
+    for a in game.announcement_names:
         base[f"announced_{a}"] = a in d.announced
     side_names, player_names = game.scoring_plan
     formulas = plan.formulas

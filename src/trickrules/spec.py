@@ -238,12 +238,20 @@ class AnnouncementSpec:
     ``after_run = N`` it is offered once the declarer's side has won the
     first N tricks in a row, before the next lead. ``by = "declarer_side"``
     asks the declarer and then the partner: it stands only if both announce.
+    ``alone`` says how a declarer without a partner (a Solo, a call of his
+    own card) answers a late one: ``"announce"`` or pass; ``"lead"``: pass,
+    or lead a card, which makes the announcement; ``"automatic"``: it is made
+    for him. ``refused`` says what a pass does: ``"continue"`` plays on
+    without it, ``"ends_deal"`` ends the deal at once, scored on the tricks
+    taken so far.
     """
 
     name: str
     contracts: tuple[str, ...] = ()
     after_run: int = 0
     by: str = field(default="declarer", validator=in_(("declarer", "declarer_side")))
+    alone: str = field(default="announce", validator=in_(("announce", "lead", "automatic")))
+    refused: str = field(default="continue", validator=in_(("continue", "ends_deal")))
 
 
 @frozen

@@ -1010,6 +1010,20 @@ def _step_exchange(state: State, action: Action) -> State:
 def _legal_announce(state: State) -> list[str]:
     d = state.deal
     if d.late:
+        if _late_answer(state.game, d) == "lead":
+            # Leading is the answer: pass, or lead any card the lead rules allow.
+            mask = legal_play_mask(
+                state.game,
+                state.hands[state.to_move_seat],
+                (),
+                state.leader,
+                d.sitting_out,
+                state.to_move_seat,
+                d.trump,
+                d.called,
+                d.partner if d.partner != d.declarer else -1,
+            )[0]
+            return ["pass"] + [f"play {c}" for c in _codes(state.game, mask)]
         return ["pass", f"announce {d.late}"]
     name = state.game.rules.contracts[d.contract].name
     return ["pass"] + [
@@ -1024,22 +1038,67 @@ def _late_window(game: Game, d: DealInfo, tally: Tally) -> str:
     name = game.rules.contracts[d.contract].name
     won = len(tally.winners)
     side = {d.declarer, d.partner} if game.rules.contracts[d.contract].side == "with_called" else {d.declarer}
-    for late, contracts, run, _ in game.rules.late_announcements:
+    for late, contracts, run, _, _, _ in game.rules.late_announcements:
         offered = run == won and name in contracts and late not in d.announced and late not in d.declined
         if offered and all(w in side for w in tally.winners):
             return late
     return ""
 
 
+def _late_entry(game: Game, d: DealInfo) -> tuple[str, frozenset[str], int, str, str, str]:
+    """The late announcement being decided: (name, contracts, run, by, alone, refused)."""
+    name = game.rules.contracts[d.contract].name
+    return next(e for e in game.rules.late_announcements if e[0] == d.late and name in e[1])
+
+
+def _late_answer(game: Game, d: DealInfo) -> str:
+    """How the declarer answers the late announcement: announce, lead or automatic."""
+    alone = d.partner < 0 or d.partner == d.declarer
+    return _late_entry(game, d)[4] if alone else "announce"
+
+
+def _open_late_window(state: State, late: str, events: tuple[tuple[object, Event], ...]) -> State:
+    """After the trick that completed the run: ask, or make an automatic announcement."""
+    game = state.game
+    d = evolve(state.deal, late=late)
+    answer = _late_answer(game, d)
+    if answer == "automatic":
+        d = evolve(d, late="", announced=(*d.announced, late))
+        events = (*events, (d.declarer, Announced(d.declarer, late)))
+        return _make(
+            game, PLAY, state.leader, state.hands, (), state.leader, d, state.tally, state.match, state.history, events
+        )
+    asked = state.leader if answer == "lead" else d.declarer
+    return _make(
+        game, ANNOUNCE, asked, state.hands, (), state.leader, d, state.tally, state.match, state.history, events
+    )
+
+
 def _step_late(state: State, action: Action) -> State:
     game = state.game
     d = state.deal
     seat = state.to_move_seat
-    by = next(b for n, _, _, b in game.rules.late_announcements if n == d.late)
+    _, _, _, by, _, refused = _late_entry(game, d)
+    answer = _late_answer(game, d)
     real_partner = d.partner >= 0 and d.partner != d.declarer
     if action.verb == "pass":
         events: list[tuple[object, Event]] = [(seat, Passed(seat))]
         d = evolve(d, late="", consent=False, declined=(*d.declined, d.late))
+        if refused == "ends_deal":
+            # The deal ends here and is scored on the tricks taken so far.
+            from trickrules.scoring import finish_deal
+
+            return finish_deal(state, state.hands, d, state.tally, events)
+    elif answer == "lead":
+        # Leading commits: the announcement is recorded, then the card is played.
+        announced = (seat, Announced(seat, d.late))
+        d = evolve(d, announced=(*d.announced, d.late), late="")
+        lead = _make(game, PLAY, seat, state.hands, (), seat, d, state.tally, state.match, state.history, ())
+        after = lead.apply(action)
+        node = after.history
+        if node is not None and node[0] is state.history:
+            _S_HIST(after, (state.history, (announced, *node[1])))
+        return after
     elif by == "declarer_side" and real_partner and seat == d.declarer:
         # The declarer says yes; the partner is asked next (which makes the partnership known).
         events = [(seat, Announced(seat, d.late))]
@@ -1162,8 +1221,8 @@ def _after_play(state: State, card: int, action: Action) -> State:
     if game.rules.late_announcements:
         late = _late_window(game, d, tally)
         if late:
-            d = evolve(d, late=late)
-            return _make(game, ANNOUNCE, d.declarer, hands, (), winner, d, tally, match, state.history, events)
+            after = _make(game, PLAY, winner, hands, (), winner, d, tally, match, state.history, ())
+            return _open_late_window(after, late, events)
     if game.rules.declarations:
         window = _declaration_window(game, d, tally, hands, winner)
         if window:
