@@ -185,6 +185,7 @@ class Rules:
     call_ranks: tuple[int, ...]
     call_fallback_ranks: tuple[int, ...]
     call_allow_own: bool
+    call_fallback_replaces: bool
     call_allow_own_fallback: bool
     call_allow_trump: bool
     call_public: bool
@@ -542,6 +543,14 @@ def compile_rules(spec: Spec, cards: CardTable, where: str) -> Rules:
         raise _fail(where, "match", "deals and target must not be negative.")
     if not m.deals and not m.target:
         raise _fail(where, "match", "give a number of deals or a target score (or both).")
+    if m.deals_multiple_of < 1:
+        raise _fail(where, "match.deals_multiple_of", f"expected a positive integer, found {m.deals_multiple_of}.")
+    if m.deals % m.deals_multiple_of:
+        raise _fail(
+            where,
+            "match.deals",
+            f"{m.deals} deals is not a multiple of {m.deals_multiple_of} (match.deals_multiple_of).",
+        )
     ante = _formula(spec.scoring.ante, DEAL_VARS, where, "scoring.ante")
     callspec = spec.calling
     return Rules(
@@ -564,6 +573,7 @@ def compile_rules(spec: Spec, cards: CardTable, where: str) -> Rules:
         call_ranks=ranks(callspec.ranks, "calling.ranks"),
         call_fallback_ranks=ranks(callspec.fallback_ranks, "calling.fallback_ranks"),
         call_allow_own=callspec.allow_own,
+        call_fallback_replaces=callspec.fallback_replaces,
         call_allow_own_fallback=callspec.allow_own_fallback,
         call_allow_trump=callspec.allow_trump,
         call_public=callspec.public,

@@ -169,14 +169,15 @@ class CallSpec:
 
     ``ranks`` are the ranks that may be called (not of the trump suit unless
     ``allow_trump``); when the declarer holds every callable card of those
-    ranks, ``fallback_ranks`` may be called instead. ``allow_own`` permits
-    calling a card the declarer holds (``allow_own_fallback`` the same for the
-    fallback ranks). With ``public`` the called card's
-    holder is announced at once instead of staying secret.
+    ranks, ``fallback_ranks`` may be called too, or with ``fallback_replaces``
+    only they. ``allow_own`` permits calling a card the declarer holds
+    (``allow_own_fallback`` the same for the fallback ranks). With ``public``
+    the called card's holder is announced at once instead of staying secret.
     """
 
     ranks: tuple[str, ...] = ()
     fallback_ranks: tuple[str, ...] = ()
+    fallback_replaces: bool = False
     allow_own: bool = False
     allow_own_fallback: bool = False
     allow_trump: bool = False
@@ -379,9 +380,14 @@ class ScoringSpec:
 
 @frozen
 class MatchSpec:
-    """When a match ends: after ``deals`` deals, or when a side reaches ``target``."""
+    """When a match ends: after ``deals`` deals, or when a side reaches ``target``.
+
+    ``deals_multiple_of`` refuses a number of deals that is not a multiple of
+    it (an agreed length that keeps the deal going round evenly).
+    """
 
     deals: int = 0
+    deals_multiple_of: int = 1
     target: int = 0
     tie_break: str = field(default="extra_deal", validator=in_(("extra_deal", "shared", "dealer_side")))
 

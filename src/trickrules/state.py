@@ -941,7 +941,10 @@ def _callable(state: State) -> list[int]:
     primary, all_held = pick(rules.call_ranks, rules.call_allow_own)
     if all_held and rules.call_fallback_ranks:
         extra, _ = pick(rules.call_fallback_ranks, rules.call_allow_own_fallback)
-        primary.extend(c for c in extra if c not in primary)
+        if rules.call_fallback_replaces:
+            primary = extra
+        else:
+            primary.extend(c for c in extra if c not in primary)
     if not primary:
         # Holding every card that may be called, the declarer calls one of his
         # own and so plays alone (docs/decisions.md): a call is never impossible.

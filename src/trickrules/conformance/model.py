@@ -128,6 +128,8 @@ class Expect:
     hand: FrozenMap[str, tuple[str, ...]] | None = None
     view_partner: FrozenMap[str, int] | None = None
     view_hides_partner: tuple[int, ...] = ()
+    #: The game must fail to load (a SpecError whose message contains these words); no play.
+    load_error: str = ""
 
 
 @frozen

@@ -224,6 +224,15 @@ def _check(game: Game, state: State, expect: Expect) -> list[str]:
 def check_case(case: Case, games: _Games, default_game: str) -> CaseResult:
     """Run one case; never raises for a rules problem (that is a failed case)."""
     name = case.game or default_game
+    if case.expect.load_error:
+        try:
+            games.get(name, case.options)
+        except SpecError as exc:
+            if case.expect.load_error in str(exc):
+                return CaseResult(case, True, "", str(exc))
+            said = f"the load was refused, but {str(exc)!r} does not say {case.expect.load_error!r}"
+            return CaseResult(case, False, said)
+        return CaseResult(case, False, f"the game loaded; expected a refusal saying {case.expect.load_error!r}")
     try:
         game = games.get(name, case.options)
     except TrickrulesError as exc:
