@@ -47,6 +47,7 @@ class Game:
         "lead_rules",
         "name",
         "options",
+        "plain_place",
         "play_action_bytes",
         "play_actions",
         "play_entries",
@@ -114,6 +115,14 @@ class Game:
                 self.privileged[key],
                 beats,
             )
+        # Per trump key: each card's place in its own suit's plain order (0 at the top; 0 for trumps).
+        self.plain_place: dict[int, tuple[int, ...]] = {}
+        for key, table in self.tables.items():
+            place = [0] * self.cards.size
+            for plain in table.plain_orders:
+                for pos, card in enumerate(plain):
+                    place[card] = pos
+            self.plain_place[key] = tuple(place)
         team_of = list(range(self.rules.players))
         for n, team in enumerate(self.rules.teams):
             for seat in team:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from trickrules.cards import TRUMP_BASE
 
-__all__ = ["REASONS", "legal_play_mask", "trick_seat", "trick_winner_index"]
+__all__ = ["REASONS", "any_suit_winner_index", "legal_play_mask", "trick_seat", "trick_winner_index"]
 
 #: What each reason code says in an error message.
 REASONS = {
@@ -39,6 +39,21 @@ def trick_winner_index(trick: tuple[int, ...], eff: tuple[int, ...], power: tupl
     return best_i
 
 
+def any_suit_winner_index(trick: tuple[int, ...], power: tuple[int, ...], place: tuple[int, ...]) -> int:
+    """The index in ``trick`` of the winning card when any suit may win a trick without trumps.
+
+    ``place[c]`` is the card's position in its own suit's plain order (0 at
+    the top). A trick holding a trump goes to the highest trump as usual.
+    """
+    if any(power[c] >= TRUMP_BASE for c in trick):
+        return max(range(len(trick)), key=lambda i: power[trick[i]])  # trumps never tie
+    best_i = 0
+    for i in range(1, len(trick)):
+        if place[trick[i]] < place[trick[best_i]]:
+            best_i = i
+    return best_i
+
+
 def trick_seat(players: int, leader: int, sitting_out: int, index: int) -> int:
     """The seat that plays the card at ``index`` of a trick led by ``leader``."""
     who = leader
@@ -47,6 +62,12 @@ def trick_seat(players: int, leader: int, sitting_out: int, index: int) -> int:
         if who == sitting_out:
             who = (who + 1) % players
     return who
+
+
+def _winner(game: object, trick: tuple[int, ...], trump: int, eff: tuple[int, ...], power: tuple[int, ...]) -> int:
+    if game.play_rules.any_suit_wins:  # type: ignore[attr-defined]
+        return any_suit_winner_index(trick, power, game.plain_place[trump])  # type: ignore[attr-defined]
+    return trick_winner_index(trick, eff, power)
 
 
 def _partner_wins(game: object, leader: int, sitting_out: int, index: int, seat: int) -> bool:
@@ -93,7 +114,7 @@ def legal_play_mask(
             return 1 << called, "called_card"
         if not pr.head_trick:
             return follow, "follow_suit"
-        best_i = trick_winner_index(trick, eff, power)
+        best_i = _winner(game, trick, trump, eff, power)
         best = trick[best_i]
         if (
             pr.head_trick
@@ -114,7 +135,7 @@ def legal_play_mask(
     trumps = hand & trump_mask
     if not trumps:
         return hand, ""
-    best_i = trick_winner_index(trick, eff, power)
+    best_i = _winner(game, trick, trump, eff, power)
     best = trick[best_i]
     partner_wins = (pr.trump_partner_exempt or pr.overtrump_partner_exempt) and _partner_wins(
         game, leader, sitting_out, best_i, seat

@@ -104,6 +104,7 @@ class PlayRules:
     called_card: bool
     called_card_no_lead: bool
     revoke_penalised: bool
+    any_suit_wins: bool
 
 
 @frozen
@@ -287,6 +288,7 @@ def _compile_play(spec: Spec, where: str) -> PlayRules:
         "called_card": False,
         "called_card_no_lead": False,
         "revoke_penalised": spec.play.revoke == "penalise",
+        "any_suit_wins": spec.play.trick_winner == "any_suit",
     }
     names = {p.name for p in spec.trump.promotions}
     for n, ob in enumerate(spec.play.obligations):

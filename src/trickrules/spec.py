@@ -293,10 +293,14 @@ class PlaySpec:
 
     ``revoke = "reject"`` refuses an illegal card; ``"penalise"`` accepts it,
     records a revoke and lets the scoring penalise the offending side.
+    ``trick_winner = "any_suit"``: a trick without trumps goes to the card
+    highest in its own suit's plain order, whatever its suit (the first
+    played of equals), instead of the highest card of the suit led.
     """
 
     obligations: tuple[ObligationSpec, ...] = ()
     revoke: str = field(default="reject", validator=in_(("reject", "penalise")))
+    trick_winner: str = field(default="led_suit", validator=in_(("led_suit", "any_suit")))
 
 
 @frozen

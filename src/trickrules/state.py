@@ -44,7 +44,7 @@ from trickrules.events import (
     paid,
 )
 from trickrules.fastinit import maker
-from trickrules.legal import REASONS, legal_play_mask, trick_seat, trick_winner_index
+from trickrules.legal import REASONS, any_suit_winner_index, legal_play_mask, trick_seat, trick_winner_index
 from trickrules.rng import shuffled
 
 if TYPE_CHECKING:
@@ -315,7 +315,7 @@ class State:
                         d.sitting_out,
                         seat,
                         d.trump,
-                        d.called,
+                        d.called if seat == d.partner else -1,  # a duty of the called card's holder
                         d.partner if d.partner != d.declarer else -1,
                     )
                 _S_CACHE(self, found)
@@ -404,7 +404,7 @@ class State:
                     d.sitting_out,
                     seat,
                     d.trump,
-                    d.called,
+                    d.called if seat == d.partner else -1,
                     d.partner if d.partner != d.declarer else -1,
                 )
             _S_CACHE(self, found)
@@ -1023,7 +1023,7 @@ def _legal_announce(state: State) -> list[str]:
                 d.sitting_out,
                 state.to_move_seat,
                 d.trump,
-                d.called,
+                d.called if state.to_move_seat == d.partner else -1,
                 d.partner if d.partner != d.declarer else -1,
             )[0]
             return ["pass"] + [f"play {c}" for c in _codes(state.game, mask)]
@@ -1207,7 +1207,10 @@ def _after_play(state: State, card: int, action: Action) -> State:
         _S_CACHE(s, None)
         return s
     data = game.trump_data[d.trump]
-    winner_i = trick_winner_index(trick, data[0], data[1])
+    if game.play_rules.any_suit_wins:
+        winner_i = any_suit_winner_index(trick, data[1], game.plain_place[d.trump])
+    else:
+        winner_i = trick_winner_index(trick, data[0], data[1])
     winner = trick_seat(n, leader, d.sitting_out, winner_i)
     taken = 0
     for c in trick:
