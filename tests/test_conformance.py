@@ -156,3 +156,52 @@ def test_verify_catches_a_stale_declaration(tmp_path: Path, capsys: pytest.Captu
     )
     assert main(["verify", str(stale)]) == 1
     assert "STALE: declares quadrille-es:L13.deck" in capsys.readouterr().out
+
+
+def _finding_options() -> list[tuple[str, str, str, str, bool]]:
+    """(finding id, game, option name, choice, planned) for every finding that names an option."""
+    import tomllib
+
+    out = []
+    for path in sorted((ROOT / "conformance" / "manifests").glob("*.toml")):
+        manifest = tomllib.loads(path.read_text(encoding="utf-8"))
+        game = manifest["document"]["game"]
+        for finding in manifest.get("finding", []):
+            text = finding.get("option", "")
+            planned = text.startswith("planned:")
+            found = re.fullmatch(r"(\w+) = ([\w|]+)", text.removeprefix("planned:").strip())
+            if found:
+                out.append((finding["id"], game, found.group(1), found.group(2), planned))
+    return out
+
+
+def test_finding_options_exist_unless_planned() -> None:
+    """A finding's option is a real choice of its game's spec; a 'planned' one is not there yet.
+
+    This keeps the manifests (and docs/decisions.md, which quotes them) from
+    promising an option that does not exist, or calling a real one planned.
+    """
+    from trickrules import load
+
+    games: dict[str, object] = {}
+    wrong = []
+    for fid, game, name, choices, planned in _finding_options():
+        spec = games.setdefault(game, load(game).spec)
+        option = spec.options.get(name)  # type: ignore[attr-defined]
+        exists = option is not None and all(c in option.choices for c in choices.split("|"))
+        if exists == planned:
+            wrong.append(f"{fid}: {'planned ' if planned else ''}{name} = {choices}")
+    assert not wrong, wrong
+
+
+def test_decisions_quote_each_findings_option() -> None:
+    """docs/decisions.md gives every finding's option as its manifest does."""
+    text = (ROOT / "docs" / "decisions.md").read_text(encoding="utf-8")
+    missing = []
+    for fid, _, name, choices, planned in _finding_options():
+        anchor = "### D-" + fid.replace(":", "-") + "\n"
+        entry = text.split(anchor, 1)[1].split("\n### ", 1)[0]
+        want = f"Planned, not in the spec yet: `{name} = {choices}`" if planned else f"`{name} = {choices}` (an option"
+        if want not in entry:
+            missing.append(fid)
+    assert not missing, missing
