@@ -203,6 +203,7 @@ class Rules:
     match_deals: int
     match_target: int
     tie_break: str
+    pot_at_end: str
     privileged_mask_by_trump: tuple[tuple[int, int], ...]
 
 
@@ -592,5 +593,6 @@ def compile_rules(spec: Spec, cards: CardTable, where: str) -> Rules:
         match_deals=m.deals,
         match_target=m.target,
         tie_break=m.tie_break,
+        pot_at_end=m.pot_at_end,
         privileged_mask_by_trump=tuple(priv),
     )

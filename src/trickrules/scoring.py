@@ -432,8 +432,8 @@ def finish_deal(
     )
     winners = _match_winners(game, match, d)
     if winners:
-        match = evolve(match, winners=winners)
-        events.append((DEALER, MatchEnded(tuple(scores), winners)))
+        match = evolve(_share_pot(game, match, events), winners=winners)
+        events.append((DEALER, MatchEnded(match.scores, winners)))
         return _make(game, OVER, -1, hands, (), state.leader, d, tally, match, state.history, tuple(events))
     base_state = _make(game, OVER, -1, hands, (), state.leader, d, tally, match, state.history, ())
     return _start_deal(base_state, d.number + 1, d.shuffle + 1, (d.dealer + 1) % n, match, events)
@@ -447,11 +447,23 @@ def pass_out(state: State, d: DealInfo, events: list[tuple[object, Event]]) -> S
     match = evolve(match, deals_done=match.deals_done + 1)
     winners = _match_winners(game, match, d)
     if winners:
-        match = evolve(match, winners=winners)
+        match = evolve(_share_pot(game, match, events), winners=winners)
         events.append((DEALER, MatchEnded(match.scores, winners)))
         return _make(game, OVER, -1, state.hands, (), state.leader, d, state.tally, match, state.history, tuple(events))
     base = _make(game, OVER, -1, state.hands, (), state.leader, d, state.tally, match, state.history, ())
     return _start_deal(base, d.number + 1, d.shuffle + 1, (d.dealer + 1) % game.players, match, events)
+
+
+def _share_pot(game: Game, match: MatchInfo, events: list[tuple[object, Event]]) -> MatchInfo:
+    """At the end of a match with ``pot_at_end = "shared"``: the pot shared equally (a remainder stays)."""
+    n = game.players
+    each = match.pot // n if game.rules.pot_at_end == "shared" else 0
+    if not each:
+        return match
+    for seat in range(n):
+        events.append((DEALER, paid(POT, seat, each, "pot shared at the end")))
+    scores = tuple(x + each for x in match.scores)
+    return evolve(match, scores=scores, pot=match.pot - each * n)
 
 
 def _match_winners(game: Game, match: MatchInfo, d: DealInfo) -> tuple[int, ...]:
