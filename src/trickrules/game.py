@@ -63,6 +63,7 @@ class Game:
         "suit_masks",
         "tables",
         "team_of",
+        "trump_actions",
         "trump_data",
         "trump_masks",
     )
@@ -188,6 +189,11 @@ class Game:
             else:
                 actions += [Action("declare", f"{decl.name} {s}") for s in self.cards.suit_codes]
         self._actions: dict[str, Action] = {str(a): a for a in actions}
+        # What may be named as trumps: the same in every trump phase.
+        trump_texts = [f"trump {s}" for s in self.cards.suit_codes]
+        if self.rules.allow_no_trump:
+            trump_texts.append("trump none")
+        self.trump_actions: tuple[Action, ...] = tuple(self._actions[t] for t in trump_texts)
 
     def __repr__(self) -> str:
         chosen = ", ".join(f"{k}={v}" for k, v in self.options.items() if v != self.spec.options[k].default)

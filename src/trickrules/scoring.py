@@ -463,7 +463,8 @@ def _share_pot(game: Game, match: MatchInfo, events: list[tuple[object, Event]])
     for seat in range(n):
         events.append((DEALER, paid(POT, seat, each, "pot shared at the end")))
     scores = tuple(x + each for x in match.scores)
-    return evolve(match, scores=scores, pot=match.pot - each * n)
+    shared: MatchInfo = evolve(match, scores=scores, pot=match.pot - each * n)
+    return shared
 
 
 def _match_winners(game: Game, match: MatchInfo, d: DealInfo) -> tuple[int, ...]:

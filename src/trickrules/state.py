@@ -414,8 +414,12 @@ class State:
         """The legal actions outside the play phase (computed once per state)."""
         found = self.cache
         if found is None:
-            action = self.game.action
-            found = tuple(action(t) for t in _LEGAL[self.core[0]](self))
+            code = self.core[0]
+            if code == TRUMP:
+                found = self.game.trump_actions  # the same every time
+            else:
+                action = self.game.action
+                found = tuple(action(t) for t in _LEGAL[code](self))
             _S_CACHE(self, found)
         return found  # type: ignore[no-any-return]
 
@@ -735,10 +739,10 @@ def _step_bidding(state: State, action: Action) -> State:
         events.append((seat, BidMade(seat, action.arg)))
     spoken += 1
     tally = _TALLY(old_tally.won, (), (), (), (), 0, (high, high_seat, passed, spoken))
-    active = [s for s in range(n) if not (passed >> s) & 1]
     if rules.auction == "once_around":
         over = spoken >= n
     else:
+        active = [s for s in range(n) if not (passed >> s) & 1]
         over = not active or (len(active) == 1 and high_seat == active[0])
     if not over:
         nxt = (seat + 1) % n
@@ -896,11 +900,8 @@ def _start_play_phase(state: State, d: DealInfo, events: list[tuple[object, Even
 
 
 def _legal_trump(state: State) -> list[str]:
-    game = state.game
-    out = [f"trump {s}" for s in game.cards.suit_codes]
-    if game.rules.allow_no_trump:
-        out.append("trump none")
-    return out
+    return [str(a) for a in state.game.trump_actions]
+
 
 
 def _step_trump(state: State, action: Action) -> State:
@@ -1211,7 +1212,7 @@ def _after_play(state: State, card: int, action: Action) -> State:
         winner_i = any_suit_winner_index(trick, data[1], game.plain_place[d.trump])
     else:
         winner_i = trick_winner_index(trick, data[0], data[1])
-    winner = trick_seat(n, leader, d.sitting_out, winner_i)
+    winner = (leader + winner_i) % n if d.sitting_out < 0 else trick_seat(n, leader, d.sitting_out, winner_i)
     taken = 0
     for c in trick:
         taken |= 1 << c
