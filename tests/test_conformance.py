@@ -205,3 +205,39 @@ def test_decisions_quote_each_findings_option() -> None:
         if want not in entry:
             missing.append(fid)
     assert not missing, missing
+
+
+_BASE_RESULTS: dict[str, object] = {}
+
+
+def _option_choices() -> list[object]:
+    from trickrules import load
+
+    out: list[object] = []
+    for game in ("quadrille", "quadrille-fi", "cuatrola", "manille"):
+        for name, option in load(game).spec.options.items():
+            choices = [c for c in option.choices if c != option.default]
+            out.extend(pytest.param(game, name, c, id=f"{game}-{name}-{c}") for c in choices)
+    return out
+
+
+@pytest.mark.parametrize(("game", "option", "choice"), _option_choices())
+def test_every_option_changes_exactly_the_clauses_it_declares(game: str, option: str, choice: str) -> None:
+    """Each house-rule choice changes exactly the clauses it declares.
+
+    Its cases change where its ``changes`` table names the clause, and no
+    others do (``trickrules verify --option``).
+    """
+    from trickrules.conformance.runner import verify_option
+
+    report = verify_option(game, option, choice, suite(), _BASE_RESULTS)  # type: ignore[arg-type]
+    assert not report.undeclared, report.undeclared
+    assert not report.stale, report.stale
+
+
+def test_verify_option_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+    """`trickrules verify --option GAME:OPTION=CHOICE` reports the clauses the choice changes."""
+    assert main(["verify", "--option", "quadrille:whist_style_following=on"]) == 0
+    out = capsys.readouterr().out
+    assert "quadrille-es:L77.whist-following:" in out
+    assert "ok: declares quadrille-es:L51.trick-winner, quadrille-es:L77.whist-following" in out

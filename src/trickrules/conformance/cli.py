@@ -11,11 +11,14 @@ from trickrules.conformance.runner import (
     SEEDS,
     DocumentReport,
     Suite,
+    VariantReport,
     describe_failure,
     load_suite,
     run_suite,
+    verify_option,
     verify_variant,
 )
+from trickrules.errors import SpecError
 
 __all__ = ["add_commands", "coverage_markdown"]
 
@@ -50,9 +53,17 @@ def _cmd_conformance(args: argparse.Namespace) -> int:
 def _cmd_verify(args: argparse.Namespace) -> int:
     suite = load_suite(Path(args.root) if args.root else None)
     status = 0
+    reports: list[tuple[str, VariantReport]] = []
     for overlay in args.overlays:
-        report = verify_variant(overlay, suite)
-        print(f"{overlay}: variant {report.variant!r} of {report.base!r}, {report.cases} cases of the base game")
+        reports.append((overlay, verify_variant(overlay, suite)))
+    for text in args.option or ():
+        game, _, rest = text.partition(":")
+        name, _, choice = rest.partition("=")
+        if not (game and name and choice):
+            raise SpecError(f"--option {text!r}: expected GAME:OPTION=CHOICE, e.g. quadrille:forced_spadille=off")
+        reports.append((text, verify_option(game, name, choice, suite)))
+    for what, report in reports:
+        print(f"{what}: variant {report.variant!r} of {report.base!r}, {report.cases} cases of the base game")
         for clause in report.declared:
             hits = [(case, what) for clauses, case, what in report.changed if clause in clauses]
             for case, what in hits:
@@ -84,7 +95,13 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
     p.set_defaults(func=_cmd_conformance)
 
     p = sub.add_parser("verify", help="check that a variant overlay changes exactly the clauses it declares")
-    p.add_argument("overlays", nargs="+", metavar="OVERLAY.toml")
+    p.add_argument("overlays", nargs="*", metavar="OVERLAY.toml")
+    p.add_argument(
+        "--option",
+        action="append",
+        metavar="GAME:OPTION=CHOICE",
+        help="verify one option choice of a game instead (repeatable)",
+    )
     p.add_argument("--root", help="the conformance folder (default: the bundled one)")
     p.set_defaults(func=_cmd_verify)
 

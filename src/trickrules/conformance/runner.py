@@ -33,6 +33,7 @@ __all__ = [
     "default_root",
     "load_suite",
     "run_suite",
+    "verify_option",
     "verify_variant",
 ]
 
@@ -94,15 +95,20 @@ class CaseResult:
 class _Games:
     """Compiled games, cached by (spec, options)."""
 
-    def __init__(self, override: str | None = None, override_base: str | None = None) -> None:
+    def __init__(
+        self, override: str | None = None, override_base: str | None = None, extra: Mapping[str, str] | None = None
+    ) -> None:
         self.override = override
         self.override_base = override_base
+        # Options every game is loaded with, unless a case chooses them itself.
+        self.extra = dict(extra or {})
         self._cache: dict[tuple[str, tuple[tuple[str, str], ...]], Game] = {}
 
     def get(self, name: str, options: Mapping[str, str]) -> Game:
         source = name
         if self.override is not None and (self.override_base is None or name == self.override_base):
             source = self.override
+        options = {**self.extra, **options}
         key = (source, tuple(sorted(options.items())))
         game = self._cache.get(key)
         if game is None:
@@ -490,16 +496,48 @@ def verify_variant(overlay: str, suite: Suite) -> VariantReport:
         option = spec.options[name]
         if choice != option.default:
             declared.update(option.changes.get(choice, ()))
+    return _compare(spec.variant.name if spec.variant else spec.name, base, declared, suite, _Games(overlay, base))
+
+
+def verify_option(
+    game: str, option: str, choice: str, suite: Suite, base_results: dict[str, CaseResult] | None = None
+) -> VariantReport:
+    """Run ``game``'s cases with one option choice and compare outcomes, as :func:`verify_variant` does.
+
+    The choice must change exactly the clauses its option's ``changes``
+    table declares for it. A case that chooses the option itself keeps its
+    own choice. ``base_results`` may carry the base game's case results from
+    one call to the next (they do not depend on the option).
+    """
+    spec = load(game).spec
+    if option not in spec.options:
+        raise SpecError(f"{game}: unknown option {option!r} (options: {', '.join(spec.options)}).")
+    declared = set(spec.options[option].changes.get(choice, ()))
+    variant_games = _Games(extra={option: choice})
+    return _compare(f"{game} {option}={choice}", game, declared, suite, variant_games, base_results)
+
+
+def _compare(
+    name: str,
+    base: str,
+    declared: set[str],
+    suite: Suite,
+    variant_games: _Games,
+    base_results: dict[str, CaseResult] | None = None,
+) -> VariantReport:
+    """Run ``base``'s cases under ``base`` and under ``variant_games``; sort the changes by declaration."""
     documents = {m.document.id for m in suite.manifests if m.document.game == base}
     cases = [c for c in suite.cases if suite.document_of(c.clauses[0]) in documents and (not c.game or c.game == base)]
     base_games = _Games()
-    variant_games = _Games(overlay, base)
     changed: list[tuple[tuple[str, ...], str, str]] = []
     undeclared: list[tuple[str, str]] = []
     inapplicable: list[tuple[str, str]] = []
     touched: set[str] = set()
+    known = base_results if base_results is not None else {}
     for case in cases:
-        before = check_case(case, base_games, base)
+        key = f"{base}|{case.id}"
+        before = known.get(key) or check_case(case, base_games, base)
+        known[key] = before
         after = check_case(case, variant_games, base)
         if (before.passed, before.detail) == (after.passed, after.detail):
             continue
@@ -516,7 +554,7 @@ def verify_variant(overlay: str, suite: Suite) -> VariantReport:
             undeclared.append((case.id, what))
     stale = tuple(sorted(declared - touched))
     return VariantReport(
-        spec.variant.name if spec.variant else spec.name,
+        name,
         base,
         tuple(sorted(declared)),
         tuple(changed),
