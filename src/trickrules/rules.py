@@ -138,6 +138,7 @@ class CompiledDeclaration:
     max_per_window: int
     contracts: frozenset[str]
     window_seats: str = "side"
+    max_first_window: int = 0
 
 
 @frozen
@@ -505,6 +506,7 @@ def compile_rules(spec: Spec, cards: CardTable, where: str) -> Rules:
                 d.max_per_window,
                 frozenset(d.contracts or ("", *names)),
                 d.window_seats,
+                d.max_first_window,
             )
         )
     contract_names = set(names)

@@ -261,11 +261,15 @@ class BiddingSpec:
 
     ``auction = "once_around"``: each player speaks once; ``until_passes``: it
     goes round until all but the high bidder have passed (a player who passed
-    is out of the auction).
+    is out of the auction); ``until_consecutive_passes``: it goes round until
+    everyone else has passed in a row after the last bid (or everyone, with no
+    bid), and a player who passed may bid again when his turn comes back.
     """
 
     contracts: tuple[ContractSpec, ...] = ()
-    auction: str = field(default="once_around", validator=in_(("once_around", "until_passes")))
+    auction: str = field(
+        default="once_around", validator=in_(("once_around", "until_passes", "until_consecutive_passes"))
+    )
     all_pass: AllPassSpec = AllPassSpec()
     announcements: tuple[AnnouncementSpec, ...] = ()
 
@@ -310,7 +314,8 @@ class DeclarationSpec:
     ``suit`` is ``trump``, ``plain`` or ``any``; the meld is the listed
     ``ranks`` of one suit. ``window`` says when it may be declared;
     ``window_seats`` whether the trick winner's whole side may declare
-    then, or the winner alone.
+    then, or the winner alone. ``max_first_window`` (0: as
+    ``max_per_window``) caps the side's first window separately.
     """
 
     name: str
@@ -319,6 +324,7 @@ class DeclarationSpec:
     points: int
     window: str = field(default="after_side_wins_trick", validator=in_(("after_side_wins_trick",)))
     max_per_window: int = 1
+    max_first_window: int = 0
     contracts: tuple[str, ...] = ()
     window_seats: str = field(default="side", validator=in_(("side", "winner")))
 

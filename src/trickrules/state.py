@@ -737,10 +737,14 @@ def _step_bidding(state: State, action: Action) -> State:
     else:
         high, high_seat = game.contract_index[action.arg], seat
         events.append((seat, BidMade(seat, action.arg)))
+        if rules.auction == "until_consecutive_passes":
+            passed = 0  # the passes that end the auction are those after the last bid
     spoken += 1
     tally = _TALLY(old_tally.won, (), (), (), (), 0, (high, high_seat, passed, spoken))
     if rules.auction == "once_around":
         over = spoken >= n
+    elif rules.auction == "until_consecutive_passes":
+        over = passed.bit_count() >= (n - 1 if high >= 0 else n)
     else:
         active = [s for s in range(n) if not (passed >> s) & 1]
         over = not active or (len(active) == 1 and high_seat == active[0])
@@ -1269,8 +1273,14 @@ def _available_melds(game: Game, d: DealInfo, tally: Tally, hand: int, seat: int
     return out
 
 
-def _window_limit(game: Game) -> int:
-    return max(decl.max_per_window for decl in game.rules.declarations)
+def _window_limit(game: Game, tally: Tally, winner: int) -> int:
+    """How many declarations this window allows: the first window of the winner's side may differ."""
+    side = game.team_of[winner]
+    first = sum(1 for w in tally.winners if game.team_of[w] == side) == 1
+    return max(
+        (decl.max_first_window or decl.max_per_window) if first else decl.max_per_window
+        for decl in game.rules.declarations
+    )
 
 
 def _meld_possible(game: Game, d: DealInfo, tally: Tally, hands: tuple[int, ...], seat: int) -> bool:
@@ -1341,7 +1351,7 @@ def _step_declare(state: State, action: Action) -> State:
         s = state.deal.trump if decl.suit == "trump" else game.cards.suit_codes.index(words[1])
         events.append((seat, Declared(seat, decl.name, game.cards.suit_codes[s], decl.points)))
         tally = evolve(tally, declared=(*tally.declared, (seat, k, s)), window_count=tally.window_count + 1)
-        if tally.window_count >= _window_limit(game):
+        if tally.window_count >= _window_limit(game, tally, state.leader):
             window = ()
     window = tuple(s for s in window if _meld_possible(game, state.deal, tally, state.hands, s))
     tally = evolve(tally, window=window)
