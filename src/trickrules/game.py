@@ -40,6 +40,7 @@ class Game:
         "contract_index",
         "contract_scoring",
         "deal_seats",
+        "ends_early",
         "everyone",
         "fingerprint",
         "groups",
@@ -98,6 +99,8 @@ class Game:
         self.lead_rules = self.rules.play.called_card_no_lead
         self.players = self.rules.players
         self.revoke_penalised = self.rules.play.revoke_penalised
+        # Whether some contract may stop the play before the last trick (end_when).
+        self.ends_early = any(c.end_when is not None for c in self.rules.contracts)
         # Per trump key: effective suits, powers, masks by effective suit, the trump
         # mask, the privileged mask, and for each card the mask of cards that beat it.
         self.trump_data: dict[

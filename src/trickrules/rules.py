@@ -67,6 +67,9 @@ SIDE_VARS = (
 PLAYER_VARS = ("top_trumps", "is_declarer", "is_partner", "own_tricks")
 #: Variables of a contract's ``eligible`` formula.
 ELIGIBILITY_VARS = ("score", "opp_score", "target", "players", "deal")
+#: Variables of a contract's ``end_when`` formula, after each trick: the declarer side's
+#: tricks so far, the other side's, how many have been played, and how many a deal has.
+END_VARS = ("tricks", "opp_tricks", "tricks_played", "tricks_total")
 #: The roles a payment may name.
 PAYMENT_ROLES = (
     "pot",
@@ -124,6 +127,7 @@ class CompiledContract:
     public_call: bool = False
     exchange_returns: str = "any"
     first_lead: str = "eldest"
+    end_when: Formula | None = None
 
 
 @frozen
@@ -254,6 +258,7 @@ def _compile_contract(
     eligible = None
     if c.eligible:
         eligible = _formula(c.eligible, (*ELIGIBILITY_VARS, *var_names), where, f"{path}.eligible")
+    end_when = _formula(c.end_when, END_VARS, where, f"{path}.end_when") if c.end_when else None
     if c.exchange_returns == "called_card" and not c.exchange:
         raise _fail(where, f"{path}.exchange_returns", "needs an exchange (exchange = 1 or more).")
     return CompiledContract(
@@ -270,6 +275,7 @@ def _compile_contract(
         public_call=c.public_call,
         exchange_returns=c.exchange_returns,
         first_lead=c.first_lead,
+        end_when=end_when,
     )
 
 

@@ -198,6 +198,8 @@ class ContractSpec:
     out (default: the next seat that plays). ``requires_cards`` must all be in the bidder's hand,
     and ``eligible`` is a formula that must hold (see ``docs/dsl.md`` for its
     variables). ``vars`` are named values the scoring formulas may use.
+    ``end_when`` is a formula checked after every trick; when it holds, the
+    play stops and the deal is scored on the tricks taken so far.
     """
 
     name: str
@@ -212,6 +214,7 @@ class ContractSpec:
     public_call: bool = False
     exchange_returns: str = field(default="any", validator=in_(("any", "called_card")))
     first_lead: str = field(default="eldest", validator=in_(("eldest", "declarer")))
+    end_when: str = ""
 
 
 @frozen

@@ -1039,6 +1039,26 @@ def _legal_announce(state: State) -> list[str]:
     ]
 
 
+def _ends_early(game: Game, d: DealInfo, tally: Tally) -> bool:
+    """Whether the contract's ``end_when`` stops the play after this trick."""
+    if d.contract < 0:
+        return False
+    end_when = game.rules.contracts[d.contract].end_when
+    if end_when is None:
+        return False
+    from trickrules.scoring import sides_of_deal
+
+    side = sides_of_deal(game, d)[0]
+    tricks = sum(1 for w in tally.winners if w in side)
+    env = {
+        "tricks": tricks,
+        "opp_tricks": len(tally.winners) - tricks,
+        "tricks_played": len(tally.winners),
+        "tricks_total": game.rules.tricks_per_deal,
+    }
+    return bool(end_when.evaluate(env))
+
+
 def _late_window(game: Game, d: DealInfo, tally: Tally) -> str:
     """The late announcement the declarer's side is offered after this trick, or ``""``."""
     if d.contract < 0:
@@ -1225,7 +1245,7 @@ def _after_play(state: State, card: int, action: Action) -> State:
     tally = _TALLY(won, (*tally.winners, winner), tally.declared, tally.revokes, (), 0, _NO_AUCTION)
     codes = game.cards.codes
     events = (*events, (DEALER, _TRICK_WON(winner, len(tally.winners), tuple(map(codes.__getitem__, trick)))))
-    if len(tally.winners) == game.rules.tricks_per_deal:
+    if len(tally.winners) == game.rules.tricks_per_deal or (game.ends_early and _ends_early(game, d, tally)):
         from trickrules.scoring import finish_deal
 
         return finish_deal(state, hands, d, tally, list(events))
