@@ -433,3 +433,33 @@ def test_docs_name_every_variable_role_rule_and_word() -> None:
         *spec_module.CONTRACT_SIDES,
     ]
     assert [w for w in words if f"`{w}`" not in DOC_TEXT] == []
+
+
+@pytest.mark.parametrize(
+    ("base", "patch", "words"),
+    [
+        # (cuatrola: quadrille's options set the match length and its multiple themselves)
+        ("cuatrola", "[match]\ndeals = 12\ndeals_multiple_of = 0\n", "match.deals_multiple_of: expected a positive"),
+        ("cuatrola", "[match]\ndeals = 10\ndeals_multiple_of = 4\n", "match.deals: 10 deals is not a multiple of 4"),
+        ("quadrille", '[match]\npot_at_end = "burned"\n', "pot_at_end"),
+        ("quadrille", '[play]\ntrick_winner = "lowest"\n', "trick_winner"),
+        ("quadrille", '[bidding]\nannouncements = [{ name = "vole", alone = "lead" }]\n', "need after_run"),
+        ("quadrille", '[bidding]\nannouncements = [{ name = "vole", after_run = 6, refused = "maybe" }]\n', "refused"),
+        ("quadrille", '[bidding]\nauction = "forever"\n', "auction"),
+        (
+            "cuatrola",
+            '[[bidding.contracts]]\nname = "quintola"\nend_when = "().__class__"\n',
+            "bidding.contracts",
+        ),
+        ("cuatrola", '[[bidding.contracts]]\nname = "quintola"\nend_when = "points > 3"\n', "points"),
+        ("cuatrola", '[[declarations]]\nname = "40"\nmax_first_window = -1\n', "declarations[0].max_first_window"),
+        ("cuatrola", '[[declarations]]\nname = "40"\nmax_per_window = 0\n', "declarations[0].max_per_window"),
+    ],
+)
+def test_bad_values_of_the_late_and_early_end_keys_are_refused(
+    tmp_path: Path, base: str, patch: str, words: str
+) -> None:
+    """The keys for late announcements, early ends, match lengths and trick winners are checked."""
+    path = write(tmp_path, "bad.toml", f'extends = "{base}"\n\n{patch}')
+    with pytest.raises(trickrules.SpecError, match=re.escape(words)):
+        trickrules.load(path)

@@ -499,6 +499,11 @@ def compile_rules(spec: Spec, cards: CardTable, where: str) -> Rules:
 
     decls = []
     for n, d in enumerate(spec.declarations):
+        if d.max_per_window < 1:
+            raise _fail(where, f"declarations[{n}].max_per_window", f"expected 1 or more, found {d.max_per_window}.")
+        if d.max_first_window < 0:
+            found = d.max_first_window
+            raise _fail(where, f"declarations[{n}].max_first_window", f"expected 0 or more, found {found}.")
         for k, cname in enumerate(d.contracts):
             if cname and cname not in names:
                 raise _fail(where, f"declarations[{n}].contracts[{k}]", f"{cname!r} is not a contract.")
