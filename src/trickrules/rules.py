@@ -143,6 +143,7 @@ class CompiledDeclaration:
     contracts: frozenset[str]
     window_seats: str = "side"
     max_first_window: int = 0
+    late: str = "allowed"
 
 
 @frozen
@@ -518,6 +519,7 @@ def compile_rules(spec: Spec, cards: CardTable, where: str) -> Rules:
                 frozenset(d.contracts or ("", *names)),
                 d.window_seats,
                 d.max_first_window,
+                d.late,
             )
         )
     contract_names = set(names)

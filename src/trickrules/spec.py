@@ -319,6 +319,9 @@ class DeclarationSpec:
     ``window_seats`` whether the trick winner's whole side may declare
     then, or the winner alone. ``max_first_window`` (0: as
     ``max_per_window``) caps the side's first window separately.
+    ``late = "forfeit"``: a meld its holder passes over at a window where he
+    could declare it is lost for the deal (``"allowed"``: he may declare it
+    at a later window).
     """
 
     name: str
@@ -328,6 +331,7 @@ class DeclarationSpec:
     window: str = field(default="after_side_wins_trick", validator=in_(("after_side_wins_trick",)))
     max_per_window: int = 1
     max_first_window: int = 0
+    late: str = field(default="allowed", validator=in_(("allowed", "forfeit")))
     contracts: tuple[str, ...] = ()
     window_seats: str = field(default="side", validator=in_(("side", "winner")))
 

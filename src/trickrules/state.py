@@ -110,6 +110,8 @@ class Tally:
     window_count: int = 0
     #: The auction so far: (highest contract index, its bidder, mask of seats that passed, bids made).
     auction: tuple[int, int, int, int] = (-1, -1, 0, 0)
+    #: Melds (seat, declaration index, suit) passed over where that forfeits them (``late = "forfeit"``).
+    forfeited: tuple[tuple[int, int, int], ...] = ()
 
 
 @frozen
@@ -740,7 +742,7 @@ def _step_bidding(state: State, action: Action) -> State:
         if rules.auction == "until_consecutive_passes":
             passed = 0  # the passes that end the auction are those after the last bid
     spoken += 1
-    tally = _TALLY(old_tally.won, (), (), (), (), 0, (high, high_seat, passed, spoken))
+    tally = _TALLY(old_tally.won, (), (), (), (), 0, (high, high_seat, passed, spoken), ())
     if rules.auction == "once_around":
         over = spoken >= n
     elif rules.auction == "until_consecutive_passes":
@@ -1242,7 +1244,7 @@ def _after_play(state: State, card: int, action: Action) -> State:
         taken |= 1 << c
     won = tally.won
     won = won[:winner] + (won[winner] | taken,) + won[winner + 1 :]  # noqa: RUF005 - fastest form
-    tally = _TALLY(won, (*tally.winners, winner), tally.declared, tally.revokes, (), 0, _NO_AUCTION)
+    tally = _TALLY(won, (*tally.winners, winner), tally.declared, tally.revokes, (), 0, _NO_AUCTION, tally.forfeited)
     codes = game.cards.codes
     events = (*events, (DEALER, _TRICK_WON(winner, len(tally.winners), tuple(map(codes.__getitem__, trick)))))
     if len(tally.winners) == game.rules.tricks_per_deal or (game.ends_early and _ends_early(game, d, tally)):
@@ -1271,6 +1273,7 @@ def _available_melds(game: Game, d: DealInfo, tally: Tally, hand: int, seat: int
     cards = game.cards
     done = {(k, s) for _, k, s in tally.declared}
     done_suits = {s for _, _, s in tally.declared}
+    done |= {(k, s) for who, k, s in tally.forfeited if who == seat}
     out = []
     for decl in game.rules.declarations:
         if contract not in decl.contracts:
@@ -1364,6 +1367,14 @@ def _step_declare(state: State, action: Action) -> State:
     if action.verb == "pass":
         events.append((seat, Passed(seat)))
         window = window[1:]
+        lost = [
+            (seat, k, s)
+            for k, s in _available_melds(game, state.deal, tally, state.hands[seat], seat)
+            if game.rules.declarations[k].late == "forfeit"
+        ]
+        if lost:
+            # Passed over where it could have been declared: gone for the rest of the deal.
+            tally = evolve(tally, forfeited=(*tally.forfeited, *lost))
     else:
         words = action.arg.split()
         k = next(x.index for x in game.rules.declarations if x.name == words[0])
