@@ -187,6 +187,8 @@ class Rules:
     all_pass_contract: int
     all_pass_holder: int
     announcements: tuple[tuple[str, frozenset[str]], ...]
+    #: Announcements not offered in a forced contract (``when_forced = false``).
+    not_when_forced: frozenset[str]
     #: (name, contracts, after_run, by, alone, refused) of each announcement made during the play.
     late_announcements: tuple[tuple[str, frozenset[str], int, str, str, str], ...]
     call_ranks: tuple[int, ...]
@@ -587,6 +589,7 @@ def compile_rules(spec: Spec, cards: CardTable, where: str) -> Rules:
         all_pass_contract=ap_contract,
         all_pass_holder=ap_holder,
         announcements=tuple(announcements),
+        not_when_forced=frozenset(a.name for a in spec.bidding.announcements if not a.when_forced),
         late_announcements=tuple(late),
         call_ranks=ranks(callspec.ranks, "calling.ranks"),
         call_fallback_ranks=ranks(callspec.fallback_ranks, "calling.fallback_ranks"),

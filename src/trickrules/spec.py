@@ -247,7 +247,8 @@ class AnnouncementSpec:
     or lead a card, which makes the announcement; ``"automatic"``: it is made
     for him. ``refused`` says what a pass does: ``"continue"`` plays on
     without it, ``"ends_deal"`` ends the deal at once, scored on the tricks
-    taken so far.
+    taken so far. ``when_forced = false`` withholds it from a contract
+    forced on a player when everyone passed.
     """
 
     name: str
@@ -255,6 +256,7 @@ class AnnouncementSpec:
     after_run: int = 0
     by: str = field(default="declarer", validator=in_(("declarer", "declarer_side")))
     alone: str = field(default="announce", validator=in_(("announce", "lead", "automatic")))
+    when_forced: bool = True
     refused: str = field(default="continue", validator=in_(("continue", "ends_deal")))
 
 

@@ -862,7 +862,9 @@ def _next_setup(state: State, d: DealInfo, events: list[tuple[object, Event]]) -
             state.history,
             tuple(events),
         )
-    if not d.announce_done and any(c.name in cs for _, cs in rules.announcements):
+    if not d.announce_done and any(
+        c.name in cs and not (d.forced and a in rules.not_when_forced) for a, cs in rules.announcements
+    ):
         return _make(
             game,
             ANNOUNCE,
@@ -1037,7 +1039,9 @@ def _legal_announce(state: State) -> list[str]:
         return ["pass", f"announce {d.late}"]
     name = state.game.rules.contracts[d.contract].name
     return ["pass"] + [
-        f"announce {a}" for a, cs in state.game.rules.announcements if name in cs and a not in d.announced
+        f"announce {a}"
+        for a, cs in state.game.rules.announcements
+        if name in cs and a not in d.announced and not (d.forced and a in state.game.rules.not_when_forced)
     ]
 
 
