@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from trickrules.actions import Action
 from trickrules.cards import NO_TRUMP, CardTable, TrumpTable, compile_cards
@@ -21,6 +21,8 @@ if TYPE_CHECKING:
     from trickrules.state import State
 
 __all__ = ["Game", "load"]
+
+_T = TypeVar("_T")
 
 
 class Game:
@@ -153,22 +155,9 @@ class Game:
         )
         self.play_actions: tuple[Action, ...] = tuple(Action("play", c) for c in self.cards.codes)
         # For each byte of a hand mask, the play actions of its 256 values (legal_actions reads these).
-        size = self.cards.size
-        self.play_action_bytes: tuple[tuple[tuple[Action, ...], ...], ...] = tuple(
-            tuple(
-                tuple(self.play_actions[base + i] for i in range(8) if (value >> i) & 1 and base + i < size)
-                for value in range(256)
-            )
-            for base in range(0, size, 8)
-        )
+        self.play_action_bytes: tuple[tuple[tuple[Action, ...], ...], ...] = _byte_tables(self.play_actions)
         # The same for card codes (codes_of reads these).
-        self.code_bytes: tuple[tuple[tuple[str, ...], ...], ...] = tuple(
-            tuple(
-                tuple(self.cards.codes[base + i] for i in range(8) if (value >> i) & 1 and base + i < size)
-                for value in range(256)
-            )
-            for base in range(0, size, 8)
-        )
+        self.code_bytes: tuple[tuple[tuple[str, ...], ...], ...] = _byte_tables(self.cards.codes)
         # Per dealer: the seat that receives the card at each position of the shuffled deck
         # (packets dealt round the table, starting on the dealer's left).
         seats: list[tuple[int, ...]] = []
@@ -237,6 +226,17 @@ class Game:
         from trickrules.state import new_match
 
         return new_match(self, seed=seed, dealer=dealer, hands=hands, turned=turned, scores=scores, pot=pot)
+
+
+def _byte_tables(per_card: Sequence[_T]) -> tuple[tuple[tuple[_T, ...], ...], ...]:
+    """For each byte of a card mask, the items of the cards of each of its 256 values, in card order."""
+    size = len(per_card)
+    return tuple(
+        tuple(
+            tuple(per_card[base + i] for i in range(8) if (value >> i) & 1 and base + i < size) for value in range(256)
+        )
+        for base in range(0, size, 8)
+    )
 
 
 def load(name_or_path: str | Path, options: Mapping[str, object] | None = None) -> Game:

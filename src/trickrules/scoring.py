@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from trickrules.cards import bits
 from trickrules.events import POT, Awarded, DealScored, Event, MatchEnded, paid
 from trickrules.formula import Number, to_int
-from trickrules.state import _MATCH, DEALER, OVER, _make, _start_deal, evolve
+from trickrules.state import DEALER, OVER, _make, _start_deal, evolve
 
 if TYPE_CHECKING:
     from trickrules.formula import Formula
@@ -45,8 +45,14 @@ def deal_constants(game: Game, match: MatchInfo, number: int) -> Env:
         "no_contract": True,
         "no_trump": False,
         "forced": False,
-        "extra_deal": bool(rules.match_deals) and match.deals_done >= rules.match_deals,
+        "extra_deal": is_extra_deal(game, match),
     }
+
+
+def is_extra_deal(game: Game, match: MatchInfo) -> bool:
+    """Whether the deal about to be scored or dealt is one played past the agreed number (a tie-break)."""
+    rules = game.rules
+    return bool(rules.match_deals) and match.deals_done >= rules.match_deals
 
 
 def eligibility_env(state: State, seat: int, contract: object) -> Env:
@@ -287,7 +293,7 @@ def finish_deal(
     base["deal"] = d.number
     base["no_trump"] = d.trump < 0
     base["forced"] = d.forced
-    base["extra_deal"] = bool(rules.match_deals) and match.deals_done >= rules.match_deals
+    base["extra_deal"] = is_extra_deal(game, match)
     for a in game.announcement_names:
         base[f"announced_{a}"] = a in d.announced
     side_names, player_names = game.scoring_plan
@@ -418,18 +424,7 @@ def finish_deal(
                 applied.append(extra.name)
                 pay_out(extra, env, side, player)
     events.append((DEALER, DealScored(d.number, ", ".join(applied) or "none", tuple(scores), pot)))
-    match = _MATCH(
-        match.seed,
-        tuple(scores),
-        pot,
-        match.deals_done + 1,
-        match.winners,
-        match.stacked,
-        match.first_dealer,
-        match.stacked_turned,
-        match.start_scores,
-        match.start_pot,
-    )
+    match = evolve(match, scores=tuple(scores), pot=pot, deals_done=match.deals_done + 1)
     winners = _match_winners(game, match, d)
     if winners:
         match = evolve(_share_pot(game, match, events), winners=winners)

@@ -131,7 +131,6 @@ class MatchInfo:
 
 
 _TALLY = maker(Tally)
-_MATCH = maker(MatchInfo)
 _NO_AUCTION = (-1, -1, 0, 0)
 _TRICK_WON = maker(TrickWon)
 
@@ -394,21 +393,7 @@ class State:
     def _legal_play(self) -> tuple[int, str]:
         found = self.cache
         if found is None:
-            _, seat, hands, trick, leader, d, _, _ = self.core
-            if not trick and not self.game.lead_rules:
-                found = (hands[seat], "")
-            else:
-                found = legal_play_mask(
-                    self.game,
-                    hands[seat],
-                    trick,
-                    leader,
-                    d.sitting_out,
-                    seat,
-                    d.trump,
-                    d.called if seat == d.partner else -1,
-                    d.partner if d.partner != d.declarer else -1,
-                )
+            found = _play_mask(self)
             _S_CACHE(self, found)
         return found  # type: ignore[no-any-return]
 
@@ -497,6 +482,27 @@ def evolve(obj: Any, **changes: Any) -> Any:
     for name, value in changes.items():
         values[index[name]] = value
     return make(*values)
+
+
+def _play_mask(state: State) -> tuple[int, str]:
+    """The cards the seat to move may play to the trick on the table, and why it is narrowed.
+
+    ``State.legal_actions`` inlines the same call for speed.
+    """
+    _, seat, hands, trick, leader, d, _, _ = state.core
+    if not trick and not state.game.lead_rules:
+        return hands[seat], ""
+    return legal_play_mask(
+        state.game,
+        hands[seat],
+        trick,
+        leader,
+        d.sitting_out,
+        seat,
+        d.trump,
+        d.called if seat == d.partner else -1,  # a duty of the called card's holder
+        d.partner if d.partner != d.declarer else -1,
+    )
 
 
 def _codes(game: Game, mask: int) -> tuple[str, ...]:
@@ -769,7 +775,7 @@ def _step_bidding(state: State, action: Action) -> State:
         from trickrules.scoring import pass_out
 
         return pass_out(state, d, events)
-    base = _make(game, BIDDING, seat, state.hands, (), state.leader, d, state.tally, state.match, state.history, ())
+    base = _next_phase(state, BIDDING, seat, d, ())
     return _start_deal(base, d.number, d.shuffle + 1, d.dealer, state.match, events)
 
 
@@ -806,97 +812,25 @@ def _next_setup(state: State, d: DealInfo, events: list[tuple[object, Event]]) -
     if d.trump == UNSET and c.trump_by == "none":
         d = evolve(d, trump=NO_TRUMP)
     if trump_first and d.trump == UNSET:
-        return _make(
-            game,
-            TRUMP,
-            _trump_chooser(state, d),
-            state.hands,
-            (),
-            state.leader,
-            d,
-            state.tally,
-            state.match,
-            state.history,
-            tuple(events),
-        )
+        return _next_phase(state, TRUMP, _trump_chooser(state, d), d, tuple(events))
     if c.call and d.called < 0:
-        return _make(
-            game,
-            CALL,
-            d.declarer,
-            state.hands,
-            (),
-            state.leader,
-            d,
-            state.tally,
-            state.match,
-            state.history,
-            tuple(events),
-        )
+        return _next_phase(state, CALL, d.declarer, d, tuple(events))
     if d.trump == UNSET:
-        return _make(
-            game,
-            TRUMP,
-            _trump_chooser(state, d),
-            state.hands,
-            (),
-            state.leader,
-            d,
-            state.tally,
-            state.match,
-            state.history,
-            tuple(events),
-        )
+        return _next_phase(state, TRUMP, _trump_chooser(state, d), d, tuple(events))
     if c.exchange and d.partner != d.declarer and len(d.returned) < c.exchange:
         mover = d.declarer if len(d.given) < c.exchange else d.partner
-        return _make(
-            game,
-            EXCHANGE,
-            mover,
-            state.hands,
-            (),
-            state.leader,
-            d,
-            state.tally,
-            state.match,
-            state.history,
-            tuple(events),
-        )
+        return _next_phase(state, EXCHANGE, mover, d, tuple(events))
     if not d.announce_done and any(
         c.name in cs and not (d.forced and a in rules.not_when_forced) for a, cs in rules.announcements
     ):
-        return _make(
-            game,
-            ANNOUNCE,
-            d.declarer,
-            state.hands,
-            (),
-            state.leader,
-            d,
-            state.tally,
-            state.match,
-            state.history,
-            tuple(events),
-        )
+        return _next_phase(state, ANNOUNCE, d.declarer, d, tuple(events))
     return _start_play_phase(state, d, events)
 
 
 def _start_play_phase(state: State, d: DealInfo, events: list[tuple[object, Event]]) -> State:
     game = state.game
     if d.trump == UNSET:
-        return _make(
-            game,
-            TRUMP,
-            _trump_chooser(state, d),
-            state.hands,
-            (),
-            state.leader,
-            d,
-            state.tally,
-            state.match,
-            state.history,
-            tuple(events),
-        )
+        return _next_phase(state, TRUMP, _trump_chooser(state, d), d, tuple(events))
     eldest = (d.dealer + 1) % game.rules.players
     if eldest == d.sitting_out:
         by_declarer = d.contract >= 0 and game.rules.contracts[d.contract].first_lead == "declarer"
@@ -1024,17 +958,7 @@ def _legal_announce(state: State) -> list[str]:
     if d.late:
         if _late_answer(state.game, d) == "lead":
             # Leading is the answer: pass, or lead any card the lead rules allow.
-            mask = legal_play_mask(
-                state.game,
-                state.hands[state.to_move_seat],
-                (),
-                state.leader,
-                d.sitting_out,
-                state.to_move_seat,
-                d.trump,
-                d.called if state.to_move_seat == d.partner else -1,
-                d.partner if d.partner != d.declarer else -1,
-            )[0]
+            mask = _play_mask(state)[0]
             return ["pass"] + [f"play {c}" for c in _codes(state.game, mask)]
         return ["pass", f"announce {d.late}"]
     name = state.game.rules.contracts[d.contract].name
@@ -1099,13 +1023,9 @@ def _open_late_window(state: State, late: str, events: tuple[tuple[object, Event
     if answer == "automatic":
         d = evolve(d, late="", announced=(*d.announced, late))
         events = (*events, (d.declarer, Announced(d.declarer, late)))
-        return _make(
-            game, PLAY, state.leader, state.hands, (), state.leader, d, state.tally, state.match, state.history, events
-        )
+        return _next_phase(state, PLAY, state.leader, d, events)
     asked = state.leader if answer == "lead" else d.declarer
-    return _make(
-        game, ANNOUNCE, asked, state.hands, (), state.leader, d, state.tally, state.match, state.history, events
-    )
+    return _next_phase(state, ANNOUNCE, asked, d, events)
 
 
 def _step_late(state: State, action: Action) -> State:
@@ -1139,35 +1059,11 @@ def _step_late(state: State, action: Action) -> State:
         if not d.revealed:
             events.append((DEALER, PartnerRevealed(d.partner, game.cards.codes[d.called])))
         d = evolve(d, consent=True, revealed=True)
-        return _make(
-            game,
-            ANNOUNCE,
-            d.partner,
-            state.hands,
-            (),
-            state.leader,
-            d,
-            state.tally,
-            state.match,
-            state.history,
-            tuple(events),
-        )
+        return _next_phase(state, ANNOUNCE, d.partner, d, tuple(events))
     else:
         events = [(seat, Announced(seat, d.late))]
         d = evolve(d, announced=(*d.announced, d.late), late="", consent=False)
-    return _make(
-        game,
-        PLAY,
-        state.leader,
-        state.hands,
-        (),
-        state.leader,
-        d,
-        state.tally,
-        state.match,
-        state.history,
-        tuple(events),
-    )
+    return _next_phase(state, PLAY, state.leader, d, tuple(events))
 
 
 def _step_announce(state: State, action: Action) -> State:
@@ -1184,6 +1080,21 @@ def _step_announce(state: State, action: Action) -> State:
         if len(_legal_announce(evolve_deal(state, d))) == 1:
             d = evolve(d, announce_done=True)
     return _next_setup(state, d, events)
+
+
+def _next_phase(
+    state: State,
+    phase: int,
+    to_move: int,
+    d: DealInfo,
+    events: tuple[tuple[object, Event], ...],
+    tally: Tally | None = None,
+) -> State:
+    """The state after a step that moves to ``phase`` between tricks (same hands, no trick on the table)."""
+    tally = state.tally if tally is None else tally
+    return _make(
+        state.game, phase, to_move, state.hands, (), state.leader, d, tally, state.match, state.history, events
+    )
 
 
 def evolve_deal(state: State, d: DealInfo) -> State:
