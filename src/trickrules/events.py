@@ -12,7 +12,8 @@ checks that the engine produces exactly them again.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from collections.abc import Callable
+from typing import Any, ClassVar, TypeVar
 
 from attrs import frozen
 
@@ -46,13 +47,14 @@ __all__ = [
     "event_from_data",
     "event_to_data",
     "paid",
+    "shared",
 ]
 
 #: The seat number that stands for the pot in payments.
 POT = -1
 
 
-@frozen
+@frozen(weakref_slot=False)
 class Dealt:
     """A deal was dealt: every seat's hand, and the turned card if any."""
 
@@ -63,7 +65,7 @@ class Dealt:
     turned: str = ""
 
 
-@frozen
+@frozen(weakref_slot=False)
 class Misdealt:
     """A deal had the wrong number of cards; the same dealer deals again."""
 
@@ -73,7 +75,7 @@ class Misdealt:
     reason: str
 
 
-@frozen
+@frozen(weakref_slot=False)
 class Redeal:
     """Everyone passed and the rules say to deal again."""
 
@@ -82,7 +84,7 @@ class Redeal:
     dealer: int
 
 
-@frozen
+@frozen(weakref_slot=False)
 class Passed:
     """A seat passed (in the auction, or declining a declaration or announcement)."""
 
@@ -90,7 +92,7 @@ class Passed:
     seat: int
 
 
-@frozen
+@frozen(weakref_slot=False)
 class BidMade:
     """A seat bid a contract."""
 
@@ -99,7 +101,7 @@ class BidMade:
     contract: str
 
 
-@frozen
+@frozen(weakref_slot=False)
 class AuctionWon:
     """The auction is over: ``seat`` is the declarer of ``contract``."""
 
@@ -109,7 +111,7 @@ class AuctionWon:
     forced: bool = False
 
 
-@frozen
+@frozen(weakref_slot=False)
 class TrumpNamed:
     """Trumps were named (``suit`` is a suit code or ``none``)."""
 
@@ -118,7 +120,7 @@ class TrumpNamed:
     suit: str
 
 
-@frozen
+@frozen(weakref_slot=False)
 class CardCalled:
     """The declarer called a card; its holder is the partner (not said here)."""
 
@@ -127,7 +129,7 @@ class CardCalled:
     card: str
 
 
-@frozen
+@frozen(weakref_slot=False)
 class CardGiven:
     """A card handed face down in an exchange (private to the two seats)."""
 
@@ -137,7 +139,7 @@ class CardGiven:
     card: str
 
 
-@frozen
+@frozen(weakref_slot=False)
 class ExchangeDone:
     """The exchange is complete: each side's given cards changed hands."""
 
@@ -146,7 +148,7 @@ class ExchangeDone:
     count: int
 
 
-@frozen
+@frozen(weakref_slot=False)
 class Announced:
     """The declarer made an announcement (``vole``)."""
 
@@ -155,7 +157,7 @@ class Announced:
     name: str
 
 
-@frozen
+@frozen(weakref_slot=False)
 class CardPlayed:
     """A card was played to the trick.
 
@@ -169,7 +171,7 @@ class CardPlayed:
     revoke: str = ""
 
 
-@frozen
+@frozen(weakref_slot=False)
 class PartnerRevealed:
     """The called card was played: its holder is now known to everyone."""
 
@@ -178,7 +180,7 @@ class PartnerRevealed:
     card: str
 
 
-@frozen
+@frozen(weakref_slot=False)
 class TrickWon:
     """A trick was completed and won."""
 
@@ -188,7 +190,7 @@ class TrickWon:
     cards: tuple[str, ...]
 
 
-@frozen
+@frozen(weakref_slot=False)
 class Declared:
     """A meld was declared, visible to all."""
 
@@ -199,7 +201,7 @@ class Declared:
     points: int
 
 
-@frozen
+@frozen(weakref_slot=False)
 class Paid:
     """Chips moved from ``payer`` to ``payee`` (``-1`` is the pot)."""
 
@@ -210,25 +212,34 @@ class Paid:
     reason: str
 
 
-_PAID: dict[tuple[int, int, int, str], Paid] = {}
+_SHARED: dict[tuple[Any, ...], Any] = {}
+_SHARED_LIMIT = 65536
+
+_E = TypeVar("_E")
 
 
-def paid(payer: int, payee: int, amount: int, reason: str) -> Paid:
-    """The :class:`Paid` event with these fields, shared rather than built anew where possible.
+def shared(cls: Callable[..., _E], *fields: Any) -> _E:
+    """The event ``cls(*fields)``, shared rather than built anew where possible.
 
-    Scoring emits the same few payments deal after deal; events are values,
-    so one object can stand for all of them.
+    The engine emits the same few events (a pass by seat 2, a bid of Solo, a
+    payment of 4 chips) deal after deal; events are values, so one object can
+    stand for all of them. At most 65,536 distinct events are kept.
     """
-    key = (payer, payee, amount, reason)
-    found = _PAID.get(key)
+    key = (cls, *fields)
+    found = _SHARED.get(key)
     if found is None:
-        found = Paid(payer, payee, amount, reason)
-        if len(_PAID) < 65536:
-            _PAID[key] = found
+        found = cls(*fields)
+        if len(_SHARED) < _SHARED_LIMIT:
+            _SHARED[key] = found
     return found
 
 
-@frozen
+def paid(payer: int, payee: int, amount: int, reason: str) -> Paid:
+    """The :class:`Paid` event with these fields, shared (see :func:`shared`)."""
+    return shared(Paid, payer, payee, amount, reason)
+
+
+@frozen(weakref_slot=False)
 class Awarded:
     """Points were added to the scores of ``seats``."""
 
@@ -238,7 +249,7 @@ class Awarded:
     reason: str
 
 
-@frozen
+@frozen(weakref_slot=False)
 class DealScored:
     """A deal was scored: its outcome and the totals after it."""
 
@@ -249,7 +260,7 @@ class DealScored:
     pot: int
 
 
-@frozen
+@frozen(weakref_slot=False)
 class MatchEnded:
     """The match is over: final scores and the winning seats."""
 

@@ -318,12 +318,12 @@ class _Compiler:
         if isinstance(node, ast.BoolOp):
             operands = [self.build(value, depth + 1) for value in node.values]
             conjunction = isinstance(node.op, ast.And)
-            if len(operands) == 2:
-                # The common case, without a generator per evaluation.
-                first, second = operands
-                if conjunction:
-                    return lambda env: bool(first(env)) and bool(second(env))
-                return lambda env: bool(first(env)) or bool(second(env))
+            if len(operands) <= 4:
+                # The common case, as nested pairs rather than a generator per evaluation.
+                combined = operands[-1]
+                for operand in reversed(operands[:-1]):
+                    combined = _pair(operand, combined, conjunction)
+                return combined
             if conjunction:
                 return lambda env: all(operand(env) for operand in operands)
             return lambda env: any(operand(env) for operand in operands)
@@ -410,6 +410,9 @@ class _Compiler:
         tests = [self.operator(op, node) for op in node.ops]
         first = self.build(node.left, depth + 1)
         rest = [(t, self.build(c, depth + 1)) for t, c in zip(tests, node.comparators, strict=True)]
+        if len(rest) == 1:
+            ((only, second),) = rest
+            return lambda env: only(first(env), second(env))
 
         def run(env: _Env) -> bool:
             a = first(env)
@@ -442,6 +445,13 @@ class _Compiler:
         if least == 1:
             return lambda env: function(args[0](env))
         return lambda env: function([arg(env) for arg in args])
+
+
+def _pair(first: _Eval, second: _Eval, conjunction: bool) -> _Eval:
+    """``first and second`` (or ``or``), each operand taken as a truth value."""
+    if conjunction:
+        return lambda env: bool(first(env)) and bool(second(env))
+    return lambda env: bool(first(env)) or bool(second(env))
 
 
 def _variable(name: str, where: str, text: str) -> _Eval:

@@ -6,9 +6,9 @@ a match (:class:`~trickrules.state.State`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from trickrules.actions import Action
 from trickrules.cards import NO_TRUMP, CardTable, TrumpTable, compile_cards
@@ -38,7 +38,7 @@ class Game:
         "announcement_names",
         "card_of",
         "cards",
-        "code_bytes",
+        "codes_of",
         "contract_index",
         "contract_scoring",
         "deal_seats",
@@ -49,11 +49,12 @@ class Game:
         "has_card_points",
         "lead_rules",
         "name",
+        "next_seat",
         "options",
         "plain_place",
-        "play_action_bytes",
         "play_actions",
-        "play_entries",
+        "play_actions_of",
+        "play_events",
         "play_rules",
         "players",
         "privileged",
@@ -66,6 +67,7 @@ class Game:
         "suit_masks",
         "tables",
         "team_of",
+        "trick_last",
         "trump_actions",
         "trump_data",
         "trump_masks",
@@ -150,14 +152,23 @@ class Game:
         self.card_of: dict[str, int] = {c: n for n, c in enumerate(self.cards.codes)}
         from trickrules.events import CardPlayed
 
-        self.play_entries: tuple[tuple[tuple[int, CardPlayed], ...], ...] = tuple(
-            tuple((seat, CardPlayed(seat, code, "")) for code in self.cards.codes) for seat in range(self.rules.players)
+        # Per seat and card: the step's events when the card is played, ((seat, CardPlayed),),
+        # built once and shared.
+        self.play_events: tuple[tuple[tuple[tuple[int, CardPlayed]], ...], ...] = tuple(
+            tuple(((seat, CardPlayed(seat, code, "")),) for code in self.cards.codes) for seat in range(self.players)
+        )
+        n = self.players
+        # Indexed by the seat sitting out (-1, the last entry, when nobody does): the trick's
+        # index of its last card, and each seat's successor in play order.
+        self.trick_last: tuple[int, ...] = (n - 2,) * n + (n - 1,)
+        self.next_seat: tuple[tuple[int, ...], ...] = tuple(
+            tuple(_successor(seat, out, n) for seat in range(n)) for out in (*range(n), -1)
         )
         self.play_actions: tuple[Action, ...] = tuple(Action("play", c) for c in self.cards.codes)
-        # For each byte of a hand mask, the play actions of its 256 values (legal_actions reads these).
-        self.play_action_bytes: tuple[tuple[tuple[Action, ...], ...], ...] = _byte_tables(self.play_actions)
-        # The same for card codes (codes_of reads these).
-        self.code_bytes: tuple[tuple[tuple[str, ...], ...], ...] = _byte_tables(self.cards.codes)
+        #: The play actions of the cards in a mask, in deck order (legal_actions calls this).
+        self.play_actions_of: Callable[[int], tuple[Action, ...]] = unpacker(self.play_actions)
+        #: The codes of the cards in a mask, in deck order.
+        self.codes_of: Callable[[int], tuple[str, ...]] = unpacker(self.cards.codes)
         # Per dealer: the seat that receives the card at each position of the shuffled deck
         # (packets dealt round the table, starting on the dealer's left).
         seats: list[tuple[int, ...]] = []
@@ -191,16 +202,6 @@ class Game:
         chosen = ", ".join(f"{k}={v}" for k, v in self.options.items() if v != self.spec.options[k].default)
         return f"<Game {self.name!r}{' ' + chosen if chosen else ''} {self.fingerprint}>"
 
-    def codes_of(self, mask: int) -> tuple[str, ...]:
-        """The codes of the cards in ``mask``, in deck order."""
-        out: tuple[str, ...] = ()
-        for table in self.code_bytes:
-            if not mask:
-                break
-            out += table[mask & 255]
-            mask >>= 8
-        return out
-
     def action(self, text: str) -> Action:
         """The action with this text form, shared where possible (cheap to compare)."""
         found = self._actions.get(text)
@@ -228,15 +229,45 @@ class Game:
         return new_match(self, seed=seed, dealer=dealer, hands=hands, turned=turned, scores=scores, pot=pot)
 
 
-def _byte_tables(per_card: Sequence[_T]) -> tuple[tuple[tuple[_T, ...], ...], ...]:
-    """For each byte of a card mask, the items of the cards of each of its 256 values, in card order."""
-    size = len(per_card)
-    return tuple(
-        tuple(
-            tuple(per_card[base + i] for i in range(8) if (value >> i) & 1 and base + i < size) for value in range(256)
+def _successor(seat: int, sitting_out: int, players: int) -> int:
+    """The seat that plays after ``seat``, skipping the one sitting out."""
+    nxt = (seat + 1) % players
+    return (nxt + 1) % players if nxt == sitting_out else nxt
+
+
+_UNPACKERS: dict[tuple[object, ...], Callable[[int], tuple[Any, ...]]] = {}
+#: The widest chunk of a mask that one table covers (2**11 entries per table).
+_CHUNK_BITS = 11
+
+
+def unpacker(per_card: Sequence[_T]) -> Callable[[int], tuple[_T, ...]]:
+    """A function from a card mask to the items of its cards, in card order.
+
+    The mask is cut into a few chunks of equal width (at most 11 bits); each
+    chunk indexes a table holding, for each of its values, the tuple of its
+    cards' items, and the function adds the chunks' tuples with no loop.
+    Games with the same items share one function (and its tables).
+    """
+    key = tuple(per_card)
+    found = _UNPACKERS.get(key)
+    if found is not None:
+        return found
+    size = len(key)
+    chunks = max(1, -(-size // _CHUNK_BITS))
+    width = -(-size // chunks) if size else 1
+    namespace: dict[str, Any] = {}
+    terms = []
+    for n, base in enumerate(range(0, max(size, 1), width)):
+        namespace[f"t{n}"] = tuple(
+            tuple(key[base + i] for i in range(width) if (value >> i) & 1 and base + i < size)
+            for value in range(1 << width)
         )
-        for base in range(0, size, 8)
-    )
+        shifted = f"(mask >> {base})" if base else "mask"
+        terms.append(f"t{n}[{shifted} & {(1 << width) - 1}]")
+    exec(f"def items(mask):\n    return {' + '.join(terms)}\n", namespace)
+    made: Callable[[int], tuple[_T, ...]] = namespace["items"]
+    _UNPACKERS[key] = made
+    return made
 
 
 def load(name_or_path: str | Path, options: Mapping[str, object] | None = None) -> Game:

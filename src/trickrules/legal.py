@@ -78,48 +78,46 @@ def _partner_wins(game: object, leader: int, sitting_out: int, index: int, seat:
 
 
 def legal_play_mask(
-    game: object,
-    hand: int,
-    trick: tuple[int, ...],
-    leader: int,
-    sitting_out: int,
-    seat: int,
-    trump: int,
-    called: int,
-    partner: int = -1,
+    game: object, hand: int, trick: tuple[int, ...], leader: int, seat: int, d: object
 ) -> tuple[int, str]:
     """The cards ``seat`` may play from ``hand`` to ``trick``, and why it is narrowed.
 
-    ``game`` is the compiled :class:`~trickrules.game.Game` (typed loosely to
-    keep this module free of an import cycle). Every "cards that beat X" set
-    is one lookup in the precomputed ``beats`` masks.
+    ``game`` is the compiled :class:`~trickrules.game.Game` and ``d`` the
+    deal's :class:`~trickrules.state.DealInfo` (typed loosely to keep this
+    module free of an import cycle); the deal's fields are read only where a
+    rule needs them. Every "cards that beat X" set is one lookup in the
+    precomputed ``beats`` masks.
     """
     pr = game.play_rules  # type: ignore[attr-defined]
     if not trick:
-        if pr.called_card_no_lead and seat == partner and called >= 0 and (hand >> called) & 1 and hand != 1 << called:
-            return hand & ~(1 << called), "called_card_lead"
+        if pr.called_card_no_lead and seat == d.partner and seat != d.declarer:  # type: ignore[attr-defined]
+            called = d.called  # type: ignore[attr-defined]
+            if called >= 0 and (hand >> called) & 1 and hand != 1 << called:
+                return hand & ~(1 << called), "called_card_lead"
         return hand, ""
     if not pr.follow_suit:
         return hand, ""
+    trump = d.trump  # type: ignore[attr-defined]
     eff, power, suit_masks, trump_mask, priv_mask, beats = game.trump_data[trump]  # type: ignore[attr-defined]
     led_card = trick[0]
     led = eff[led_card]
     follow = hand & suit_masks[led]
-    if follow and led == trump and follow & priv_mask and pr.privileged_forced_by == "higher_lead":
-        exempt = follow & priv_mask & beats[led_card]
-        if exempt and not follow & ~exempt:
-            return hand, ""
     if follow:
-        if pr.called_card and called >= 0 and (follow >> called) & 1 and called != led_card:
-            return 1 << called, "called_card"
+        if follow & priv_mask and led == trump and pr.privileged_forced_by == "higher_lead":
+            exempt = follow & priv_mask & beats[led_card]
+            if exempt and not follow & ~exempt:
+                return hand, ""
+        if pr.called_card and seat == d.partner:  # type: ignore[attr-defined]
+            # A duty of the called card's holder.
+            called = d.called  # type: ignore[attr-defined]
+            if called >= 0 and (follow >> called) & 1 and called != led_card:
+                return 1 << called, "called_card"
         if not pr.head_trick:
             return follow, "follow_suit"
         best_i = _winner(game, trick, trump, eff, power)
         best = trick[best_i]
-        if (
-            pr.head_trick
-            and (pr.head_trick == "always" or led == trump)
-            and not (pr.head_partner_exempt and _partner_wins(game, leader, sitting_out, best_i, seat))
+        if (pr.head_trick == "always" or led == trump) and not (
+            pr.head_partner_exempt and _partner_wins(game, leader, d.sitting_out, best_i, seat)  # type: ignore[attr-defined]
         ):
             target = best
             if power[best] >= TRUMP_BASE and led != trump:
@@ -138,7 +136,7 @@ def legal_play_mask(
     best_i = _winner(game, trick, trump, eff, power)
     best = trick[best_i]
     partner_wins = (pr.trump_partner_exempt or pr.overtrump_partner_exempt) and _partner_wins(
-        game, leader, sitting_out, best_i, seat
+        game, leader, d.sitting_out, best_i, seat  # type: ignore[attr-defined]
     )
     ruffed = power[best] >= TRUMP_BASE
     if pr.trump_when_void == "if_beats":

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from trickrules.cards import bits
 from trickrules.events import POT, Awarded, DealScored, Event, MatchEnded, paid
+from trickrules.fastinit import maker
 from trickrules.formula import Number, to_int
 from trickrules.state import DEALER, OVER, _make, _start_deal, evolve
 
@@ -26,6 +27,8 @@ if TYPE_CHECKING:
     from trickrules.game import Game
     from trickrules.rules import CompiledOutcome
     from trickrules.state import DealInfo, MatchInfo, State, Tally
+
+_DEAL_SCORED = maker(DealScored)
 
 __all__ = ["deal_constants", "eligibility_env", "finish_deal", "sides_of_deal"]
 
@@ -353,13 +356,15 @@ def finish_deal(
 
     def pay_out(outcome: CompiledOutcome, env: Env, side: tuple[int, ...], player: int) -> None:
         nonlocal pot
+        where = ""
         for pay in outcome.pay:
             receivers = roles(pay.to, side, player)
             if not receivers:
                 continue
             amount = pay.amount.evaluate(env)
             if rules.unit == "points":
-                pts = to_int(amount, rules.rounding, where=f"scoring {outcome.name}")
+                where = f"scoring {outcome.name}"
+                pts = to_int(amount, rules.rounding, where=where)
                 if pay.split:
                     pts = to_int(Fraction(pts, len(receivers)), rules.rounding)
                 if pts:
@@ -368,26 +373,30 @@ def finish_deal(
                     events.append((DEALER, Awarded(receivers, pts, outcome.name)))
                 continue
             for payer in roles(pay.payer, side, player):
-                targets = [r for r in receivers if r != payer]
+                targets = tuple(r for r in receivers if r != payer) if payer in receivers else receivers
                 if not targets:
                     continue
-                each: Number = amount
-                if pay.split:
-                    k = len(targets)
-                    each = amount // k if type(amount) is int and amount % k == 0 else Fraction(amount) / k
-                chips = to_int(each, rules.rounding, where=f"scoring {outcome.name}")
+                if type(amount) is int and (not pay.split or amount % len(targets) == 0):
+                    chips = amount // len(targets) if pay.split else amount  # whole chips: no rounding
+                else:
+                    where = where or f"scoring {outcome.name}"
+                    each = Fraction(amount, len(targets)) if pay.split else amount
+                    chips = to_int(each, rules.rounding, where=where)
                 extra_to = -2
                 leftover = 0
                 if pay.split and pay.remainder != "stays" and type(amount) is int:
                     # The chips a split leaves over go to one receiver instead of staying put.
                     leftover = amount - chips * len(targets)
-                    if pay.remainder == "declarer" and d.declarer in targets:
+                    if not leftover:
+                        pass
+                    elif pay.remainder == "declarer" and d.declarer in targets:
                         extra_to = d.declarer
                     elif pay.remainder == "first_after_dealer":
                         extra_to = min(targets, key=lambda s: (s - d.dealer - 1) % n if s >= 0 else n)
                 for r in targets:
-                    wanted = chips + (leftover if r == extra_to else 0)
-                    moved = min(wanted, pot) if payer == POT else wanted
+                    moved = chips + leftover if r == extra_to else chips
+                    if payer == POT and moved > pot:
+                        moved = pot  # the pot never pays out more than it holds
                     if moved <= 0:
                         continue
                     if payer == POT:
@@ -423,7 +432,7 @@ def finish_deal(
             if extra.when.evaluate(env):
                 applied.append(extra.name)
                 pay_out(extra, env, side, player)
-    events.append((DEALER, DealScored(d.number, ", ".join(applied) or "none", tuple(scores), pot)))
+    events.append((DEALER, _DEAL_SCORED(d.number, ", ".join(applied) or "none", tuple(scores), pot)))
     match = evolve(match, scores=tuple(scores), pot=pot, deals_done=match.deals_done + 1)
     winners = _match_winners(game, match, d)
     if winners:

@@ -42,8 +42,9 @@ from trickrules.events import (
     TrickWon,
     TrumpNamed,
     paid,
+    shared,
 )
-from trickrules.fastinit import maker
+from trickrules.fastinit import maker, twin_of
 from trickrules.legal import REASONS, any_suit_winner_index, legal_play_mask, trick_seat, trick_winner_index
 from trickrules.rng import shuffled
 
@@ -70,7 +71,7 @@ UNSET = -2
 DEALER = "dealer"
 
 
-@frozen
+@frozen(weakref_slot=False)
 class DealInfo:
     """What is fixed for a deal once set: dealer, contract, trumps, partner."""
 
@@ -98,7 +99,7 @@ class DealInfo:
     declined: tuple[str, ...] = ()
 
 
-@frozen
+@frozen(weakref_slot=False)
 class Tally:
     """What the tricks of the deal so far have decided."""
 
@@ -114,7 +115,7 @@ class Tally:
     forfeited: tuple[tuple[int, int, int], ...] = ()
 
 
-@frozen
+@frozen(weakref_slot=False)
 class MatchInfo:
     """What carries over from deal to deal: scores, the pot, the seed."""
 
@@ -131,6 +132,11 @@ class MatchInfo:
 
 
 _TALLY = maker(Tally)
+_DEAL = maker(DealInfo)
+_DEALT = maker(Dealt)
+# The defaults of the fields after ``won`` (Tally) and after ``trump`` (DealInfo), in order.
+_TALLY_DEFAULTS = tuple(f.default for f in attrs_fields(Tally)[1:])
+_DEAL_DEFAULTS = tuple(f.default for f in attrs_fields(DealInfo)[6:])
 _NO_AUCTION = (-1, -1, 0, 0)
 _TRICK_WON = maker(TrickWon)
 
@@ -150,7 +156,7 @@ def _history_entries(node: Any) -> list[tuple[object, Event]]:
     return out
 
 
-@frozen(repr=False)
+@frozen(repr=False, weakref_slot=False)
 class State:
     """An immutable game state. Make one with ``game.new_match()``."""
 
@@ -299,36 +305,15 @@ class State:
             found = self.cache
             if found is None:
                 # _legal_play inlined: this is the hottest call of a bot or a simulation.
-                _, seat, hands, trick, leader, d, _, _ = core
                 game = self.game
-                if not trick and (
-                    not game.lead_rules or seat != d.partner or d.called < 0 or not (hands[seat] >> d.called) & 1
-                ):
-                    # A lead is free unless a lead rule applies, and the only one there is
-                    # concerns the called card's holder while he holds it.
-                    found = (hands[seat], "")
+                trick = core[3]
+                if trick or game.lead_rules:
+                    found = legal_play_mask(game, core[2][core[1]], trick, core[4], core[1], core[5])
                 else:
-                    found = legal_play_mask(
-                        game,
-                        hands[seat],
-                        trick,
-                        leader,
-                        d.sitting_out,
-                        seat,
-                        d.trump,
-                        d.called if seat == d.partner else -1,  # a duty of the called card's holder
-                        d.partner if d.partner != d.declarer else -1,
-                    )
+                    found = (core[2][core[1]], "")  # a lead is free unless a lead rule applies
                 _S_CACHE(self, found)
-            mask = found[0]
-            # Eight cards at a time: each byte of the mask indexes a table of action tuples.
-            out: tuple[Action, ...] = ()
-            for table in self.game.play_action_bytes:
-                if not mask:
-                    break
-                out += table[mask & 255]
-                mask >>= 8
-            return out
+                return game.play_actions_of(found[0])
+            return self.game.play_actions_of(found[0])
         if code == OVER:
             return ()
         return self._legal_list()
@@ -349,11 +334,37 @@ class State:
         """
         if action.__class__ is str:
             action = self.game.action(action)
-        if self.core[0] == PLAY and action.verb == "play":  # type: ignore[union-attr]
+        core = self.core
+        if core[0] == PLAY and action.verb == "play":  # type: ignore[union-attr]
             # The check of _play_card, inlined for the common case of a legal card.
             found = self.cache
-            card = self.game.card_of.get(action.arg)  # type: ignore[union-attr]
+            game = self.game
+            card = game.card_of.get(action.arg)  # type: ignore[union-attr]
             if found is not None and card is not None and (found[0] >> card) & 1:
+                trick = core[3]
+                d = core[5]
+                if len(trick) < game.trick_last[d.sitting_out] and card != d.called:
+                    # A card that does not end the trick and reveals nothing: the hottest step
+                    # of a simulation, spelled out here (_after_play does the same, and more).
+                    seat = core[1]
+                    hands = list(core[2])
+                    hands[seat] ^= 1 << card  # a legal card is in the hand
+                    s = _StateTwin()  # see fastinit: a State built without its frozen __setattr__
+                    s.game = game
+                    s.core = (
+                        PLAY,
+                        game.next_seat[d.sitting_out][seat],
+                        tuple(hands),
+                        trick + (card,),  # noqa: RUF005 - fastest form
+                        core[4],
+                        d,
+                        core[6],
+                        core[7],
+                    )
+                    s.history = (self.history, game.play_events[seat][card])
+                    s.cache = None
+                    s.__class__ = State
+                    return s  # type: ignore[no-any-return]
                 return _after_play(self, card, action)  # type: ignore[arg-type]
             return _after_play(self, self._play_card(action), action)  # type: ignore[arg-type]
         if not isinstance(action, Action):
@@ -422,7 +433,11 @@ class State:
                 raise IllegalActionError(f"{action}: seat {self.core[1]} must play a card now.")
             self._play_card(action)
             return
-        if action not in self._legal_list():
+        legal = self._legal_list()
+        for a in legal:
+            if a is action:  # the engine's own actions are shared objects: no __eq__ needed
+                return
+        if action not in legal:
             raise IllegalActionError(self._why(action, self._legal_texts()))
 
     def _why(self, action: Action, texts: list[str]) -> str:
@@ -492,17 +507,7 @@ def _play_mask(state: State) -> tuple[int, str]:
     _, seat, hands, trick, leader, d, _, _ = state.core
     if not trick and not state.game.lead_rules:
         return hands[seat], ""
-    return legal_play_mask(
-        state.game,
-        hands[seat],
-        trick,
-        leader,
-        d.sitting_out,
-        seat,
-        d.trump,
-        d.called if seat == d.partner else -1,  # a duty of the called card's holder
-        d.partner if d.partner != d.declarer else -1,
-    )
+    return legal_play_mask(state.game, hands[seat], trick, leader, seat, d)
 
 
 def _codes(game: Game, mask: int) -> tuple[str, ...]:
@@ -510,16 +515,13 @@ def _codes(game: Game, mask: int) -> tuple[str, ...]:
     return tuple(codes[c] for c in bits(mask))
 
 
-_new = object.__new__
-_set = object.__setattr__
-
-
-def _setter(name: str) -> Any:
-    return State.__dict__[name].__set__
-
-
-# Slot descriptors set directly: about twice as fast as object.__setattr__ by name.
-_S_GAME, _S_CORE, _S_HIST, _S_CACHE = (_setter(n) for n in ("game", "core", "history", "cache"))
+# The lazily computed cache and a rewritten history are set through the slot descriptors.
+_S_HIST, _S_CACHE = (State.__dict__[name].__set__ for name in ("history", "cache"))
+# New states are built as this twin and then made States (see trickrules.fastinit).
+_twin = twin_of(State)
+if _twin is None:  # pragma: no cover - CPython allows it for these slotted classes
+    raise RuntimeError("this Python does not allow switching a slotted object's class")
+_StateTwin: Any = _twin
 
 
 def _make(
@@ -541,12 +543,13 @@ def _make(
     made with no events is an intermediate value the engine builds on and
     never returns.
     """
-    s = _new(State)
-    _S_GAME(s, game)
-    _S_CORE(s, (phase, to_move, hands, trick, leader, deal, tally, match))
-    _S_HIST(s, (history, last) if last else history)
-    _S_CACHE(s, None)
-    return s
+    s = _StateTwin()
+    s.game = game
+    s.core = (phase, to_move, hands, trick, leader, deal, tally, match)
+    s.history = (history, last) if last else history
+    s.cache = None
+    s.__class__ = State
+    return s  # type: ignore[no-any-return]
 
 
 # -- dealing ---------------------------------------------------------------------------
@@ -684,13 +687,15 @@ def _start_deal(
             events.append((DEALER, paid(seat, POT, ante, "ante")))
             scores[seat] -= ante
         match = evolve(match, scores=tuple(scores), pot=match.pot + ante * n)
-    events.append((DEALER, Dealt(number, dealer, texts, game.cards.codes[turned_card] if turned_card >= 0 else "")))
-    deal = DealInfo(number, shuffle_no, dealer, hands, turned=turned_card)
+    events.append((DEALER, _DEALT(number, dealer, texts, game.cards.codes[turned_card] if turned_card >= 0 else "")))
     if rules.trump_chosen_by == "turned":
-        deal = evolve(deal, trump=game.cards.suit_of[turned_card])
+        trump = game.cards.suit_of[turned_card]
     elif rules.trump_chosen_by == "none":
-        deal = evolve(deal, trump=NO_TRUMP)
-    tally = Tally((0,) * n)
+        trump = NO_TRUMP
+    else:
+        trump = UNSET
+    deal = _DEAL(number, shuffle_no, dealer, hands, turned_card, trump, *_DEAL_DEFAULTS)
+    tally = _TALLY((0,) * n, *_TALLY_DEFAULTS)
     eldest = (dealer + 1) % n
     if rules.contracts:
         state = _make(game, BIDDING, eldest, hands, (), eldest, deal, tally, match, prev.history, tuple(events))
@@ -740,11 +745,11 @@ def _step_bidding(state: State, action: Action) -> State:
     events: list[tuple[object, Event]] = []
     high, high_seat, passed, spoken = old_tally.auction
     if action.verb == "pass":
-        events.append((seat, Passed(seat)))
+        events.append((seat, shared(Passed, seat)))
         passed |= 1 << seat
     else:
         high, high_seat = game.contract_index[action.arg], seat
-        events.append((seat, BidMade(seat, action.arg)))
+        events.append((seat, shared(BidMade, seat, action.arg)))
         if rules.auction == "until_consecutive_passes":
             passed = 0  # the passes that end the auction are those after the last bid
     spoken += 1
@@ -754,8 +759,8 @@ def _step_bidding(state: State, action: Action) -> State:
     elif rules.auction == "until_consecutive_passes":
         over = passed.bit_count() >= (n - 1 if high >= 0 else n)
     else:
-        active = [s for s in range(n) if not (passed >> s) & 1]
-        over = not active or (len(active) == 1 and high_seat == active[0])
+        active = ((1 << n) - 1) & ~passed  # the seats still in, as a mask
+        over = not active or (high_seat >= 0 and active == 1 << high_seat)
     if not over:
         nxt = (seat + 1) % n
         if rules.auction == "until_passes":
@@ -784,7 +789,7 @@ def _contract_won(
 ) -> State:
     game = state.game
     c = game.rules.contracts[contract]
-    events.append((DEALER, AuctionWon(declarer, c.name, forced)))
+    events.append((DEALER, shared(AuctionWon, declarer, c.name, forced)))
     sitting_out = -1
     if c.side == "partner_sits_out":
         team = game.rules.teams[game.team_of[declarer]]
@@ -850,7 +855,7 @@ def _step_trump(state: State, action: Action) -> State:
     game = state.game
     trump = NO_TRUMP if action.arg == "none" else game.cards.suit_codes.index(action.arg)
     d = evolve(state.deal, trump=trump)
-    events: list[tuple[object, Event]] = [(state.to_move_seat, TrumpNamed(state.to_move_seat, action.arg))]
+    events: list[tuple[object, Event]] = [(state.to_move_seat, shared(TrumpNamed, state.to_move_seat, action.arg))]
     if d.contract >= 0:
         return _next_setup(state, d, events)
     return _start_play_phase(state, d, events)
@@ -912,7 +917,7 @@ def _step_call(state: State, action: Action) -> State:
     partner = next(s for s in range(game.rules.players) if (state.hands[s] >> card) & 1)
     public = game.rules.call_public or game.rules.contracts[state.deal.contract].public_call
     d = evolve(state.deal, called=card, partner=partner, revealed=public)
-    events: list[tuple[object, Event]] = [(d.declarer, CardCalled(d.declarer, action.arg))]
+    events: list[tuple[object, Event]] = [(d.declarer, shared(CardCalled, d.declarer, action.arg))]
     if public:
         events.append((DEALER, PartnerRevealed(partner, action.arg)))
     return _next_setup(state, d, events)
@@ -1022,7 +1027,7 @@ def _open_late_window(state: State, late: str, events: tuple[tuple[object, Event
     answer = _late_answer(game, d)
     if answer == "automatic":
         d = evolve(d, late="", announced=(*d.announced, late))
-        events = (*events, (d.declarer, Announced(d.declarer, late)))
+        events = (*events, (d.declarer, shared(Announced, d.declarer, late)))
         return _next_phase(state, PLAY, state.leader, d, events)
     asked = state.leader if answer == "lead" else d.declarer
     return _next_phase(state, ANNOUNCE, asked, d, events)
@@ -1036,7 +1041,7 @@ def _step_late(state: State, action: Action) -> State:
     answer = _late_answer(game, d)
     real_partner = d.partner >= 0 and d.partner != d.declarer
     if action.verb == "pass":
-        events: list[tuple[object, Event]] = [(seat, Passed(seat))]
+        events: list[tuple[object, Event]] = [(seat, shared(Passed, seat))]
         d = evolve(d, late="", consent=False, declined=(*d.declined, d.late))
         if refused == "ends_deal":
             # The deal ends here and is scored on the tricks taken so far.
@@ -1045,7 +1050,7 @@ def _step_late(state: State, action: Action) -> State:
             return finish_deal(state, state.hands, d, state.tally, events)
     elif answer == "lead":
         # Leading commits: the announcement is recorded, then the card is played.
-        announced = (seat, Announced(seat, d.late))
+        announced = (seat, shared(Announced, seat, d.late))
         d = evolve(d, announced=(*d.announced, d.late), late="")
         lead = _make(game, PLAY, seat, state.hands, (), seat, d, state.tally, state.match, state.history, ())
         after = lead.apply(action)
@@ -1055,13 +1060,13 @@ def _step_late(state: State, action: Action) -> State:
         return after
     elif by == "declarer_side" and real_partner and seat == d.declarer:
         # The declarer says yes; the partner is asked next (which makes the partnership known).
-        events = [(seat, Announced(seat, d.late))]
+        events = [(seat, shared(Announced, seat, d.late))]
         if not d.revealed:
             events.append((DEALER, PartnerRevealed(d.partner, game.cards.codes[d.called])))
         d = evolve(d, consent=True, revealed=True)
         return _next_phase(state, ANNOUNCE, d.partner, d, tuple(events))
     else:
-        events = [(seat, Announced(seat, d.late))]
+        events = [(seat, shared(Announced, seat, d.late))]
         d = evolve(d, announced=(*d.announced, d.late), late="", consent=False)
     return _next_phase(state, PLAY, state.leader, d, tuple(events))
 
@@ -1072,10 +1077,10 @@ def _step_announce(state: State, action: Action) -> State:
         return _step_late(state, action)
     seat = state.to_move_seat
     if action.verb == "pass":
-        events: list[tuple[object, Event]] = [(seat, Passed(seat))]
+        events: list[tuple[object, Event]] = [(seat, shared(Passed, seat))]
         d = evolve(d, announce_done=True)
     else:
-        events = [(seat, Announced(seat, action.arg))]
+        events = [(seat, shared(Announced, seat, action.arg))]
         d = evolve(d, announced=(*d.announced, action.arg))
         if len(_legal_announce(evolve_deal(state, d))) == 1:
             d = evolve(d, announce_done=True)
@@ -1120,7 +1125,9 @@ def evolve_deal(state: State, d: DealInfo) -> State:
 def _after_play(state: State, card: int, action: Action) -> State:
     game = state.game
     _, seat, hands, trick, leader, d, tally, match = state.core
-    hands = hands[:seat] + (hands[seat] & ~(1 << card),) + hands[seat + 1 :]  # noqa: RUF005 - fastest form
+    changed = list(hands)  # faster than slicing and adding tuples
+    changed[seat] = hands[seat] & ~(1 << card)
+    hands = tuple(changed)
     trick = trick + (card,)  # noqa: RUF005 - fastest form
     revoke = ""
     if game.revoke_penalised:
@@ -1129,25 +1136,27 @@ def _after_play(state: State, card: int, action: Action) -> State:
             revoke = reason
             tally = evolve(tally, revokes=(*tally.revokes, (seat, reason)))
     # Events are values: the common (seat, CardPlayed) entries are built once per game and shared.
-    played = game.play_entries[seat][card] if not revoke else (seat, CardPlayed(seat, action.arg, revoke))
+    if revoke:
+        events: tuple[tuple[object, Event], ...] = ((seat, CardPlayed(seat, action.arg, revoke)),)
+    else:
+        events = game.play_events[seat][card]  # a shared ((seat, CardPlayed),) per seat and card
     if card == d.called and not d.revealed:
         # The partner is whoever held the called card when it was called, even if
         # an exchange has moved the card since.
         d = evolve(d, revealed=True)
-        events: tuple[tuple[object, Event], ...] = (played, (DEALER, PartnerRevealed(d.partner, action.arg)))
-    else:
-        events = (played,)
+        events = (*events, (DEALER, PartnerRevealed(d.partner, action.arg)))
     n = game.players
     if len(trick) < (n if d.sitting_out < 0 else n - 1):
         nxt = seat + 1 if seat + 1 < n else 0
         if nxt == d.sitting_out:
             nxt = nxt + 1 if nxt + 1 < n else 0
-        s = _new(State)
-        _S_GAME(s, game)
-        _S_CORE(s, (PLAY, nxt, hands, trick, leader, d, tally, match))
-        _S_HIST(s, (state.history, events))
-        _S_CACHE(s, None)
-        return s
+        s = _StateTwin()
+        s.game = game
+        s.core = (PLAY, nxt, hands, trick, leader, d, tally, match)
+        s.history = (state.history, events)
+        s.cache = None
+        s.__class__ = State
+        return s  # type: ignore[no-any-return]
     data = game.trump_data[d.trump]
     if game.play_rules.any_suit_wins:
         winner_i = any_suit_winner_index(trick, data[1], game.plain_place[d.trump])
@@ -1157,8 +1166,9 @@ def _after_play(state: State, card: int, action: Action) -> State:
     taken = 0
     for c in trick:
         taken |= 1 << c
-    won = tally.won
-    won = won[:winner] + (won[winner] | taken,) + won[winner + 1 :]  # noqa: RUF005 - fastest form
+    gained = list(tally.won)
+    gained[winner] |= taken
+    won = tuple(gained)
     tally = _TALLY(won, (*tally.winners, winner), tally.declared, tally.revokes, (), 0, _NO_AUCTION, tally.forfeited)
     codes = game.cards.codes
     events = (*events, (DEALER, _TRICK_WON(winner, len(tally.winners), tuple(map(codes.__getitem__, trick)))))
@@ -1280,7 +1290,7 @@ def _step_declare(state: State, action: Action) -> State:
     events: list[tuple[object, Event]] = []
     window = tally.window
     if action.verb == "pass":
-        events.append((seat, Passed(seat)))
+        events.append((seat, shared(Passed, seat)))
         window = window[1:]
         lost = [
             (seat, k, s)
