@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from trickrules.actions import Action
-from trickrules.cards import NO_TRUMP, CardTable, TrumpTable, compile_cards
+from trickrules.cards import NO_TRUMP, TRUMP_BASE, CardTable, TrumpTable, compile_cards
 from trickrules.errors import SpecError
 from trickrules.loader import fingerprint, load_spec
 from trickrules.rules import Rules, compile_rules
@@ -35,7 +35,11 @@ class Game:
     __slots__ = (
         "_actions",
         "always_trumps",
+        "announced_keys",
         "announcement_names",
+        "between_tricks",
+        "bid_actions",
+        "bit",
         "card_of",
         "cards",
         "codes_of",
@@ -48,9 +52,11 @@ class Game:
         "groups",
         "has_card_points",
         "lead_rules",
+        "led_power",
         "name",
         "next_seat",
         "options",
+        "pass_action",
         "plain_place",
         "play_actions",
         "play_actions_of",
@@ -103,6 +109,10 @@ class Game:
         self.lead_rules = self.rules.play.called_card_no_lead
         self.players = self.rules.players
         self.revoke_penalised = self.rules.play.revoke_penalised
+        # Whether anything may happen between tricks: a late announcement or a declaration window.
+        self.between_tricks = bool(self.rules.late_announcements or self.rules.declarations)
+        #: 1 << card, per card.
+        self.bit: tuple[int, ...] = tuple(1 << c for c in range(self.cards.size))
         # Whether some contract may stop the play before the last trick (end_when).
         self.ends_early = any(c.end_when is not None for c in self.rules.contracts)
         # Per trump key: effective suits, powers, masks by effective suit, the trump
@@ -123,6 +133,16 @@ class Game:
                 self.privileged[key],
                 beats,
             )
+        # Per trump key, per effective suit led: each card's power if it can win such a trick
+        # (a trump, or a card of the suit led), else -1. The winner of a trick is its first
+        # card of highest value (trick_winner_index gives the same, card by card).
+        self.led_power: dict[int, tuple[tuple[int, ...], ...]] = {
+            key: tuple(
+                tuple(p if p >= TRUMP_BASE or table.eff_suit[c] == led else -1 for c, p in enumerate(table.power))
+                for led in range(nsuits)
+            )
+            for key, table in self.tables.items()
+        }
         # Per trump key: each card's place in its own suit's plain order (0 at the top; 0 for trumps).
         self.plain_place: dict[int, tuple[int, ...]] = {}
         for key, table in self.tables.items():
@@ -144,6 +164,8 @@ class Game:
         # Every announcement's name, made before the first lead or during the play.
         names = [name for name, _ in self.rules.announcements] + [e[0] for e in self.rules.late_announcements]
         self.announcement_names: tuple[str, ...] = tuple(dict.fromkeys(names))
+        #: Each announcement with the scoring variable that says whether it was made.
+        self.announced_keys = tuple((a, f"announced_{a}") for a in self.announcement_names)
         # The seats that score together: the teams, or each seat alone.
         self.groups = self.rules.teams if self.rules.teams else tuple((s,) for s in self.everyone)
         self.scoring_plan = scoring_plan(self)
@@ -192,6 +214,9 @@ class Game:
             else:
                 actions += [Action("declare", f"{decl.name} {s}") for s in self.cards.suit_codes]
         self._actions: dict[str, Action] = {str(a): a for a in actions}
+        self.pass_action = self._actions["pass"]
+        #: Per contract index, its bid action.
+        self.bid_actions: tuple[Action, ...] = tuple(self._actions[f"bid {c.name}"] for c in self.rules.contracts)
         # What may be named as trumps: the same in every trump phase.
         trump_texts = [f"trump {s}" for s in self.cards.suit_codes]
         if self.rules.allow_no_trump:

@@ -87,6 +87,20 @@ def _safe(formula: object, env: Env) -> Number:
         return 0
 
 
+_OTHERS: dict[tuple[int, tuple[int, ...]], tuple[int, ...]] = {}
+
+
+def _others(players: int, side: tuple[int, ...]) -> tuple[int, ...]:
+    """The seats of a ``players``-seat table not in ``side``, in order (remembered: sides recur)."""
+    key = (players, side)
+    found = _OTHERS.get(key)
+    if found is None:
+        found = tuple(s for s in range(players) if s not in side)
+        if len(_OTHERS) < 4096:
+            _OTHERS[key] = found
+    return found
+
+
 def sides_of_deal(game: Game, d: DealInfo) -> tuple[tuple[int, ...], ...]:
     """The sides of a deal, the declarer's side first when there is a contract."""
     rules = game.rules
@@ -99,7 +113,8 @@ def sides_of_deal(game: Game, d: DealInfo) -> tuple[tuple[int, ...], ...]:
         side.add(d.partner)
     elif c.side in ("with_partner", "partner_sits_out", "teams"):
         side.update(rules.teams[game.team_of[d.declarer]])
-    return (tuple(sorted(side)), tuple(s for s in game.everyone if s not in side))
+    ordered = tuple(sorted(side))
+    return (ordered, _others(game.players, ordered))
 
 
 def _top_trumps(game: Game, d: DealInfo, seat: int) -> int:
@@ -175,12 +190,12 @@ def _top_trumps_of(x: _Deal, seat: int) -> int:
 
 # How each built-in side variable is computed: (deal, side, other side) -> value.
 _SIDE: dict[str, Any] = {
-    "tricks": lambda x, side, other: sum(x.tricks[s] for s in side),
-    "opp_tricks": lambda x, side, other: sum(x.tricks[s] for s in other),
-    "card_points": lambda x, side, other: sum(x.card_points[s] for s in side),
-    "opp_card_points": lambda x, side, other: sum(x.card_points[s] for s in other),
-    "declared": lambda x, side, other: sum(x.declared[s] for s in side),
-    "opp_declared": lambda x, side, other: sum(x.declared[s] for s in other),
+    "tricks": lambda x, side, other: sum(map(x.tricks.__getitem__, side)),
+    "opp_tricks": lambda x, side, other: sum(map(x.tricks.__getitem__, other)),
+    "card_points": lambda x, side, other: sum(map(x.card_points.__getitem__, side)),
+    "opp_card_points": lambda x, side, other: sum(map(x.card_points.__getitem__, other)),
+    "declared": lambda x, side, other: sum(map(x.declared.__getitem__, side)),
+    "opp_declared": lambda x, side, other: sum(map(x.declared.__getitem__, other)),
     "last_trick": lambda x, side, other: x.last_winner in side,
     "points": lambda x, side, other: _points(x, side),
     "opp_points": lambda x, side, other: _points(x, other),
@@ -232,7 +247,7 @@ def scoring_vars(game: Game) -> dict[int, tuple[Env, tuple[tuple[str, Formula], 
 class ContractScoring:
     """What scoring a deal of one contract needs, worked out once per game."""
 
-    __slots__ = ("base", "bonuses", "formulas", "outcomes", "player_formulas")
+    __slots__ = ("base", "bonuses", "formulas", "outcomes", "per_player", "player_formulas")
 
     def __init__(self, game: Game, index: int, consts: Env, formulas: tuple[tuple[str, Formula], ...]) -> None:
         rules = game.rules
@@ -250,6 +265,8 @@ class ContractScoring:
         self.player_formulas = any(f.variables & set(_PLAYER) for _, f in formulas)
         self.outcomes = tuple(o for o in rules.outcomes if o.contracts is None or name in o.contracts)
         self.bonuses = tuple(b for b in rules.bonuses if b.contracts is None or name in b.contracts)
+        #: Whether an outcome or bonus is for each player (so player environments are needed).
+        self.per_player = any(o.for_each == "player" for o in (*self.outcomes, *self.bonuses))
 
 
 def contract_scoring(game: Game) -> dict[int, ContractScoring]:
@@ -297,8 +314,8 @@ def finish_deal(
     base["no_trump"] = d.trump < 0
     base["forced"] = d.forced
     base["extra_deal"] = is_extra_deal(game, match)
-    for a in game.announcement_names:
-        base[f"announced_{a}"] = a in d.announced
+    for a, key in game.announced_keys:
+        base[key] = a in d.announced
     side_names, player_names = game.scoring_plan
     formulas = plan.formulas
     player_formulas = plan.player_formulas
@@ -306,7 +323,7 @@ def finish_deal(
     def side_env(side: tuple[int, ...]) -> Env:
         found = side_cache.get(side)
         if found is None:
-            other = tuple(s for s in everyone if s not in side)
+            other = _others(n, side)
             found = dict(base)
             for name in side_names:
                 found[name] = _SIDE[name](x, side, other)
@@ -347,11 +364,11 @@ def finish_deal(
         if role == "side":
             return side
         if role == "opponents":
-            return tuple(s for s in everyone if s not in side)
+            return _others(n, side)
         if role == "player":
             return (player,)
         if role == "others":
-            return tuple(s for s in everyone if s != player)
+            return _others(n, (player,))
         return everyone
 
     def pay_out(outcome: CompiledOutcome, env: Env, side: tuple[int, ...], player: int) -> None:
@@ -409,27 +426,34 @@ def finish_deal(
                         scores[r] += moved
                     events.append((DEALER, paid(payer, r, moved, outcome.name)))
 
-    by_kind: dict[str, list[tuple[tuple[int, ...], int]]] = {
-        "deal": [(sides[0], d.declarer)] if contract is not None else [],
-        "side": [(side, side[0]) for side in sides],
-        "player": [(side_of[p], p) for p in everyone],
+    # Who each kind of outcome is for: (side, player) pairs; the deal's is the declarer's side.
+    by_kind: dict[str, tuple[tuple[tuple[int, ...], int], ...]] = {
+        "deal": ((sides[0], d.declarer),) if contract is not None else (),
+        "side": tuple((side, side[0]) for side in sides),
     }
+    if plan.per_player:
+        by_kind["player"] = tuple((side_of[p], p) for p in everyone)
 
+    # At most one outcome applies to each (kind, player); every bonus that holds applies.
+    # A condition only needs its truth, so its evaluator is called directly.
     matched: set[tuple[str, int]] = set()
     for outcome in plan.outcomes:
-        for side, player in by_kind[outcome.for_each]:
-            key = (outcome.for_each, player)
-            if key in matched:
+        kind = outcome.for_each
+        holds = outcome.when._evaluator
+        for side, player in by_kind[kind]:
+            if matched and (kind, player) in matched:
                 continue
-            env = player_env(player) if outcome.for_each == "player" else side_env(side)
-            if outcome.when.evaluate(env):
-                matched.add(key)
+            env = player_env(player) if kind == "player" else side_env(side)
+            if holds(env):
+                matched.add((kind, player))
                 applied.append(outcome.name)
                 pay_out(outcome, env, side, player)
     for extra in plan.bonuses:
-        for side, player in by_kind[extra.for_each]:
-            env = player_env(player) if extra.for_each == "player" else side_env(side)
-            if extra.when.evaluate(env):
+        kind = extra.for_each
+        holds = extra.when._evaluator
+        for side, player in by_kind[kind]:
+            env = player_env(player) if kind == "player" else side_env(side)
+            if holds(env):
                 applied.append(extra.name)
                 pay_out(extra, env, side, player)
     events.append((DEALER, _DEAL_SCORED(d.number, ", ".join(applied) or "none", tuple(scores), pot)))

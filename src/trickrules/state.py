@@ -45,7 +45,7 @@ from trickrules.events import (
     shared,
 )
 from trickrules.fastinit import maker, twin_of
-from trickrules.legal import REASONS, any_suit_winner_index, legal_play_mask, trick_seat, trick_winner_index
+from trickrules.legal import REASONS, any_suit_winner_index, legal_play_mask, trick_seat
 from trickrules.rng import shuffled
 
 if TYPE_CHECKING:
@@ -415,6 +415,8 @@ class State:
             code = self.core[0]
             if code == TRUMP:
                 found = self.game.trump_actions  # the same every time
+            elif code == BIDDING:
+                found = tuple(_legal_bidding(self))
             else:
                 action = self.game.action
                 found = tuple(action(t) for t in _LEGAL[code](self))
@@ -721,19 +723,20 @@ def _ante_due(game: Game, match: MatchInfo, number: int) -> int:
 # -- the auction -----------------------------------------------------------------------
 
 
-def _legal_bidding(state: State) -> list[str]:
-    rules = state.game.rules
+def _legal_bidding(state: State) -> list[Action]:
+    game = state.game
     _, seat, _, _, _, d, tally, _ = state.core
-    out = ["pass"]
-    for c in rules.contracts:
-        if c.index <= tally.auction[0] or c.requires_mask & ~d.dealt[seat]:
+    out = [game.pass_action]
+    dealt = d.dealt[seat]
+    for c in game.rules.contracts[tally.auction[0] + 1 :]:  # only higher bids
+        if c.requires_mask & ~dealt:
             continue
         if c.eligible is not None:
             from trickrules.scoring import eligibility_env
 
             if not c.eligible.evaluate(eligibility_env(state, seat, c)):
                 continue
-        out.append(f"bid {c.name}")
+        out.append(game.bid_actions[c.index])
     return out
 
 
@@ -1157,36 +1160,40 @@ def _after_play(state: State, card: int, action: Action) -> State:
         s.cache = None
         s.__class__ = State
         return s  # type: ignore[no-any-return]
-    data = game.trump_data[d.trump]
     if game.play_rules.any_suit_wins:
-        winner_i = any_suit_winner_index(trick, data[1], game.plain_place[d.trump])
+        winner_i = any_suit_winner_index(trick, game.trump_data[d.trump][1], game.plain_place[d.trump])
     else:
-        winner_i = trick_winner_index(trick, data[0], data[1])
+        # Each card's power if it can win a trick of the suit led (else -1): the first highest wins.
+        values = tuple(map(game.led_power[d.trump][game.trump_data[d.trump][0][trick[0]]].__getitem__, trick))
+        winner_i = values.index(max(values))
     winner = (leader + winner_i) % n if d.sitting_out < 0 else trick_seat(n, leader, d.sitting_out, winner_i)
-    taken = 0
-    for c in trick:
-        taken |= 1 << c
     gained = list(tally.won)
-    gained[winner] |= taken
-    won = tuple(gained)
-    tally = _TALLY(won, (*tally.winners, winner), tally.declared, tally.revokes, (), 0, _NO_AUCTION, tally.forfeited)
-    codes = game.cards.codes
-    events = (*events, (DEALER, _TRICK_WON(winner, len(tally.winners), tuple(map(codes.__getitem__, trick)))))
-    if len(tally.winners) == game.rules.tricks_per_deal or (game.ends_early and _ends_early(game, d, tally)):
+    gained[winner] |= sum(map(game.bit.__getitem__, trick))
+    winners = (*tally.winners, winner)
+    tally = _TALLY(tuple(gained), winners, tally.declared, tally.revokes, (), 0, _NO_AUCTION, tally.forfeited)
+    events = (*events, (DEALER, _TRICK_WON(winner, len(winners), tuple(map(game.cards.codes.__getitem__, trick)))))
+    if len(winners) == game.rules.tricks_per_deal or (game.ends_early and _ends_early(game, d, tally)):
         from trickrules.scoring import finish_deal
 
         return finish_deal(state, hands, d, tally, list(events))
-    if game.rules.late_announcements:
-        late = _late_window(game, d, tally)
-        if late:
-            after = _make(game, PLAY, winner, hands, (), winner, d, tally, match, state.history, ())
-            return _open_late_window(after, late, events)
-    if game.rules.declarations:
-        window = _declaration_window(game, d, tally, hands, winner)
-        if window:
-            tally = evolve(tally, window=window, window_count=0)
-            return _make(game, DECLARE, window[0], hands, (), winner, d, tally, state.match, state.history, events)
-    return _make(game, PLAY, winner, hands, (), winner, d, tally, state.match, state.history, events)
+    if game.between_tricks:
+        if game.rules.late_announcements:
+            late = _late_window(game, d, tally)
+            if late:
+                after = _make(game, PLAY, winner, hands, (), winner, d, tally, match, state.history, ())
+                return _open_late_window(after, late, events)
+        if game.rules.declarations:
+            window = _declaration_window(game, d, tally, hands, winner)
+            if window:
+                tally = evolve(tally, window=window, window_count=0)
+                return _make(game, DECLARE, window[0], hands, (), winner, d, tally, match, state.history, events)
+    s = _StateTwin()
+    s.game = game
+    s.core = (PLAY, winner, hands, (), winner, d, tally, match)
+    s.history = (state.history, events)
+    s.cache = None
+    s.__class__ = State
+    return s  # type: ignore[no-any-return]
 
 
 # -- declarations ----------------------------------------------------------------------
@@ -1341,7 +1348,6 @@ def _step_declare(state: State, action: Action) -> State:
 
 
 _LEGAL: dict[int, Any] = {
-    BIDDING: _legal_bidding,
     TRUMP: _legal_trump,
     CALL: _legal_call,
     EXCHANGE: _legal_exchange,
