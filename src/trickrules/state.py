@@ -307,10 +307,12 @@ class State:
                 # _legal_play inlined: this is the hottest call of a bot or a simulation.
                 game = self.game
                 trick = core[3]
-                if trick or game.lead_rules:
+                if trick or (game.lead_rules and core[1] == core[5].partner):
                     found = legal_play_mask(game, core[2][core[1]], trick, core[4], core[1], core[5])
                 else:
-                    found = (core[2][core[1]], "")  # a lead is free unless a lead rule applies
+                    # A lead is free unless a lead rule applies, and the only one there is
+                    # binds the called card's holder.
+                    found = (core[2][core[1]], "")
                 _S_CACHE(self, found)
                 return game.play_actions_of(found[0])
             return self.game.play_actions_of(found[0])
