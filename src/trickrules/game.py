@@ -63,6 +63,7 @@ class Game:
         "play_events",
         "play_rules",
         "players",
+        "points_of",
         "privileged",
         "revoke_penalised",
         "rules",
@@ -189,6 +190,8 @@ class Game:
         self.play_actions: tuple[Action, ...] = tuple(Action("play", c) for c in self.cards.codes)
         #: The play actions of the cards in a mask, in deck order (legal_actions calls this).
         self.play_actions_of: Callable[[int], tuple[Action, ...]] = unpacker(self.play_actions)
+        #: The card points of the cards in a mask, in deck order.
+        self.points_of: Callable[[int], tuple[int, ...]] = unpacker(self.cards.points)
         #: The codes of the cards in a mask, in deck order.
         self.codes_of: Callable[[int], tuple[str, ...]] = unpacker(self.cards.codes)
         # Per dealer: the seat that receives the card at each position of the shuffled deck

@@ -16,7 +16,6 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from trickrules.cards import bits
 from trickrules.events import POT, Awarded, DealScored, Event, MatchEnded, paid
 from trickrules.fastinit import maker
 from trickrules.formula import Number, to_int
@@ -152,8 +151,8 @@ class _Deal:
         winners = tally.winners
         tricks = [winners.count(s) for s in game.everyone]
         if game.has_card_points:
-            points = game.cards.points
-            card_points = [sum(points[c] for c in bits(tally.won[s])) for s in range(n)]
+            points_of = game.points_of
+            card_points = [sum(points_of(mask)) for mask in tally.won]
         else:
             card_points = [0] * n
         declared = [0] * n
@@ -188,14 +187,22 @@ def _top_trumps_of(x: _Deal, seat: int) -> int:
     return _top_trumps(x.game, x.d, seat) if x.d.trump >= 0 else 0
 
 
+def _total(per_seat: list[int], seats: tuple[int, ...]) -> int:
+    """The sum of ``per_seat`` over ``seats`` (a plain loop: cheaper than sum and map for a few seats)."""
+    total = 0
+    for s in seats:
+        total += per_seat[s]
+    return total
+
+
 # How each built-in side variable is computed: (deal, side, other side) -> value.
 _SIDE: dict[str, Any] = {
-    "tricks": lambda x, side, other: sum(map(x.tricks.__getitem__, side)),
-    "opp_tricks": lambda x, side, other: sum(map(x.tricks.__getitem__, other)),
-    "card_points": lambda x, side, other: sum(map(x.card_points.__getitem__, side)),
-    "opp_card_points": lambda x, side, other: sum(map(x.card_points.__getitem__, other)),
-    "declared": lambda x, side, other: sum(map(x.declared.__getitem__, side)),
-    "opp_declared": lambda x, side, other: sum(map(x.declared.__getitem__, other)),
+    "tricks": lambda x, side, other: _total(x.tricks, side),
+    "opp_tricks": lambda x, side, other: _total(x.tricks, other),
+    "card_points": lambda x, side, other: _total(x.card_points, side),
+    "opp_card_points": lambda x, side, other: _total(x.card_points, other),
+    "declared": lambda x, side, other: _total(x.declared, side),
+    "opp_declared": lambda x, side, other: _total(x.declared, other),
     "last_trick": lambda x, side, other: x.last_winner in side,
     "points": lambda x, side, other: _points(x, side),
     "opp_points": lambda x, side, other: _points(x, other),

@@ -1166,14 +1166,25 @@ def _after_play(state: State, card: int, action: Action) -> State:
         winner_i = any_suit_winner_index(trick, game.trump_data[d.trump][1], game.plain_place[d.trump])
     else:
         # Each card's power if it can win a trick of the suit led (else -1): the first highest wins.
-        values = tuple(map(game.led_power[d.trump][game.trump_data[d.trump][0][trick[0]]].__getitem__, trick))
-        winner_i = values.index(max(values))
+        # (Plain loops here: for four cards they cost less than map, max and index.)
+        value = game.led_power[d.trump][game.trump_data[d.trump][0][trick[0]]]
+        best = -2
+        winner_i = 0
+        for i, c in enumerate(trick):
+            if value[c] > best:
+                best = value[c]
+                winner_i = i
     winner = (leader + winner_i) % n if d.sitting_out < 0 else trick_seat(n, leader, d.sitting_out, winner_i)
+    bit = game.bit
+    taken = 0
+    for c in trick:
+        taken |= bit[c]
     gained = list(tally.won)
-    gained[winner] |= sum(map(game.bit.__getitem__, trick))
+    gained[winner] |= taken
     winners = (*tally.winners, winner)
     tally = _TALLY(tuple(gained), winners, tally.declared, tally.revokes, (), 0, _NO_AUCTION, tally.forfeited)
-    events = (*events, (DEALER, _TRICK_WON(winner, len(winners), tuple(map(game.cards.codes.__getitem__, trick)))))
+    codes = game.cards.codes
+    events = (*events, (DEALER, _TRICK_WON(winner, len(winners), tuple([codes[c] for c in trick]))))
     if len(winners) == game.rules.tricks_per_deal or (game.ends_early and _ends_early(game, d, tally)):
         from trickrules.scoring import finish_deal
 
