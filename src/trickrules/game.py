@@ -136,7 +136,7 @@ class Game:
             )
         # Per trump key, per effective suit led: each card's power if it can win such a trick
         # (a trump, or a card of the suit led), else -1. The winner of a trick is its first
-        # card of highest value (trick_winner_index gives the same, card by card).
+        # card of highest value (legal.winner_index).
         self.led_power: dict[int, tuple[tuple[int, ...], ...]] = {
             key: tuple(
                 tuple(p if p >= TRUMP_BASE or table.eff_suit[c] == led else -1 for c, p in enumerate(table.power))

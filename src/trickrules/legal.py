@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from trickrules.cards import TRUMP_BASE
 
-__all__ = ["REASONS", "any_suit_winner_index", "legal_play_mask", "trick_seat", "trick_winner_index"]
+__all__ = ["REASONS", "any_suit_winner_index", "legal_play_mask", "trick_seat", "winner_index"]
 
 #: What each reason code says in an error message.
 REASONS = {
@@ -24,19 +24,6 @@ REASONS = {
     "overtrump": "must overtrump (play a higher trump than the one winning the trick)",
     "undertrump": "must play a trump even when unable to overtrump",
 }
-
-
-def trick_winner_index(trick: tuple[int, ...], eff: tuple[int, ...], power: tuple[int, ...]) -> int:
-    """The index in ``trick`` of the card that wins it so far."""
-    led = eff[trick[0]]
-    best_i = 0
-    best = power[trick[0]]
-    for i in range(1, len(trick)):
-        c = trick[i]
-        p = power[c]
-        if (p >= TRUMP_BASE or eff[c] == led) and p > best:
-            best, best_i = p, i
-    return best_i
 
 
 def any_suit_winner_index(trick: tuple[int, ...], power: tuple[int, ...], place: tuple[int, ...]) -> int:
@@ -64,10 +51,24 @@ def trick_seat(players: int, leader: int, sitting_out: int, index: int) -> int:
     return who
 
 
-def _winner(game: object, trick: tuple[int, ...], trump: int, eff: tuple[int, ...], power: tuple[int, ...]) -> int:
+def winner_index(game: object, trick: tuple[int, ...], trump: int) -> int:
+    """The index in ``trick`` of the card that wins it so far.
+
+    It is the first card of highest ``led_power``: a card's power if it is a
+    trump or of the suit led, else -1 (see :class:`~trickrules.game.Game`).
+    A plain loop: over a trick's few cards it costs less than ``max``.
+    """
     if game.play_rules.any_suit_wins:  # type: ignore[attr-defined]
+        power = game.trump_data[trump][1]  # type: ignore[attr-defined]
         return any_suit_winner_index(trick, power, game.plain_place[trump])  # type: ignore[attr-defined]
-    return trick_winner_index(trick, eff, power)
+    value = game.led_power[trump][game.trump_data[trump][0][trick[0]]]  # type: ignore[attr-defined]
+    best = -2
+    winner = 0
+    for i, c in enumerate(trick):
+        if value[c] > best:
+            best = value[c]
+            winner = i
+    return winner
 
 
 def _partner_wins(game: object, leader: int, sitting_out: int, index: int, seat: int) -> bool:
@@ -114,7 +115,7 @@ def legal_play_mask(
                 return 1 << called, "called_card"
         if not pr.head_trick:
             return follow, "follow_suit"
-        best_i = _winner(game, trick, trump, eff, power)
+        best_i = winner_index(game, trick, trump)
         best = trick[best_i]
         if (pr.head_trick == "always" or led == trump) and not (
             pr.head_partner_exempt and _partner_wins(game, leader, d.sitting_out, best_i, seat)  # type: ignore[attr-defined]
@@ -133,7 +134,7 @@ def legal_play_mask(
     trumps = hand & trump_mask
     if not trumps:
         return hand, ""
-    best_i = _winner(game, trick, trump, eff, power)
+    best_i = winner_index(game, trick, trump)
     best = trick[best_i]
     partner_wins = (pr.trump_partner_exempt or pr.overtrump_partner_exempt) and _partner_wins(
         game, leader, d.sitting_out, best_i, seat  # type: ignore[attr-defined]

@@ -411,11 +411,9 @@ def finish_deal(
                 if pay.split and pay.remainder != "stays" and type(amount) is int:
                     # The chips a split leaves over go to one receiver instead of staying put.
                     leftover = amount - chips * len(targets)
-                    if not leftover:
-                        pass
-                    elif pay.remainder == "declarer" and d.declarer in targets:
+                    if leftover and pay.remainder == "declarer" and d.declarer in targets:
                         extra_to = d.declarer
-                    elif pay.remainder == "first_after_dealer":
+                    elif leftover and pay.remainder == "first_after_dealer":
                         extra_to = min(targets, key=lambda s: (s - d.dealer - 1) % n if s >= 0 else n)
                 for r in targets:
                     moved = chips + leftover if r == extra_to else chips

@@ -45,7 +45,7 @@ from trickrules.events import (
     shared,
 )
 from trickrules.fastinit import maker, twin_of
-from trickrules.legal import REASONS, any_suit_winner_index, legal_play_mask, trick_seat
+from trickrules.legal import REASONS, legal_play_mask, trick_seat, winner_index
 from trickrules.rng import shuffled
 
 if TYPE_CHECKING:
@@ -275,7 +275,7 @@ class State:
 
     def hand(self, seat: int) -> tuple[str, ...]:
         """The card codes in ``seat``'s hand, in deck order."""
-        return _codes(self.game, self.hands[seat])
+        return self.game.codes_of(self.hands[seat])
 
     def trick_cards(self) -> tuple[tuple[int, str], ...]:
         """The trick in progress as (seat, card code) pairs, in play order."""
@@ -514,11 +514,6 @@ def _play_mask(state: State) -> tuple[int, str]:
     return legal_play_mask(state.game, hands[seat], trick, leader, seat, d)
 
 
-def _codes(game: Game, mask: int) -> tuple[str, ...]:
-    codes = game.cards.codes
-    return tuple(codes[c] for c in bits(mask))
-
-
 # The lazily computed cache and a rewritten history are set through the slot descriptors.
 _S_HIST, _S_CACHE = (State.__dict__[name].__set__ for name in ("history", "cache"))
 # New states are built as this twin and then made States (see trickrules.fastinit).
@@ -677,7 +672,7 @@ def _start_deal(
     n = rules.players
     if stacked:
         hands, turned_card, misdeal = _stacked_masks(game, stacked, dealer, turned)
-        texts = tuple(_codes(game, h) for h in hands)
+        texts = tuple(game.codes_of(h) for h in hands)
         if misdeal:
             events.append((DEALER, Misdealt(number, dealer, misdeal)))
             shuffle_no += 1
@@ -851,11 +846,6 @@ def _start_play_phase(state: State, d: DealInfo, events: list[tuple[object, Even
 # -- trumps, calling, exchange, announcements --------------------------------------------
 
 
-def _legal_trump(state: State) -> list[str]:
-    return [str(a) for a in state.game.trump_actions]
-
-
-
 def _step_trump(state: State, action: Action) -> State:
     game = state.game
     trump = NO_TRUMP if action.arg == "none" else game.cards.suit_codes.index(action.arg)
@@ -969,7 +959,7 @@ def _legal_announce(state: State) -> list[str]:
         if _late_answer(state.game, d) == "lead":
             # Leading is the answer: pass, or lead any card the lead rules allow.
             mask = _play_mask(state)[0]
-            return ["pass"] + [f"play {c}" for c in _codes(state.game, mask)]
+            return ["pass"] + [f"play {c}" for c in state.game.codes_of(mask)]
         return ["pass", f"announce {d.late}"]
     name = state.game.rules.contracts[d.contract].name
     return ["pass"] + [
@@ -1150,31 +1140,10 @@ def _after_play(state: State, card: int, action: Action) -> State:
         # an exchange has moved the card since.
         d = evolve(d, revealed=True)
         events = (*events, (DEALER, PartnerRevealed(d.partner, action.arg)))
-    n = game.players
-    if len(trick) < (n if d.sitting_out < 0 else n - 1):
-        nxt = seat + 1 if seat + 1 < n else 0
-        if nxt == d.sitting_out:
-            nxt = nxt + 1 if nxt + 1 < n else 0
-        s = _StateTwin()
-        s.game = game
-        s.core = (PLAY, nxt, hands, trick, leader, d, tally, match)
-        s.history = (state.history, events)
-        s.cache = None
-        s.__class__ = State
-        return s  # type: ignore[no-any-return]
-    if game.play_rules.any_suit_wins:
-        winner_i = any_suit_winner_index(trick, game.trump_data[d.trump][1], game.plain_place[d.trump])
-    else:
-        # Each card's power if it can win a trick of the suit led (else -1): the first highest wins.
-        # (Plain loops here: for four cards they cost less than map, max and index.)
-        value = game.led_power[d.trump][game.trump_data[d.trump][0][trick[0]]]
-        best = -2
-        winner_i = 0
-        for i, c in enumerate(trick):
-            if value[c] > best:
-                best = value[c]
-                winner_i = i
-    winner = (leader + winner_i) % n if d.sitting_out < 0 else trick_seat(n, leader, d.sitting_out, winner_i)
+    if len(trick) <= game.trick_last[d.sitting_out]:
+        nxt = game.next_seat[d.sitting_out][seat]
+        return _make(game, PLAY, nxt, hands, trick, leader, d, tally, match, state.history, events)
+    winner = trick_seat(game.players, leader, d.sitting_out, winner_index(game, trick, d.trump))
     bit = game.bit
     taken = 0
     for c in trick:
@@ -1200,13 +1169,7 @@ def _after_play(state: State, card: int, action: Action) -> State:
             if window:
                 tally = evolve(tally, window=window, window_count=0)
                 return _make(game, DECLARE, window[0], hands, (), winner, d, tally, match, state.history, events)
-    s = _StateTwin()
-    s.game = game
-    s.core = (PLAY, winner, hands, (), winner, d, tally, match)
-    s.history = (state.history, events)
-    s.cache = None
-    s.__class__ = State
-    return s  # type: ignore[no-any-return]
+    return _make(game, PLAY, winner, hands, (), winner, d, tally, match, state.history, events)
 
 
 # -- declarations ----------------------------------------------------------------------
@@ -1332,36 +1295,11 @@ def _step_declare(state: State, action: Action) -> State:
     window = tuple(s for s in window if _meld_possible(game, state.deal, tally, state.hands, s))
     tally = evolve(tally, window=window)
     if window:
-        return _make(
-            game,
-            DECLARE,
-            window[0],
-            state.hands,
-            (),
-            state.leader,
-            state.deal,
-            tally,
-            state.match,
-            state.history,
-            tuple(events),
-        )
-    return _make(
-        game,
-        PLAY,
-        state.leader,
-        state.hands,
-        (),
-        state.leader,
-        state.deal,
-        tally,
-        state.match,
-        state.history,
-        tuple(events),
-    )
+        return _next_phase(state, DECLARE, window[0], state.deal, tuple(events), tally)
+    return _next_phase(state, PLAY, state.leader, state.deal, tuple(events), tally)
 
 
 _LEGAL: dict[int, Any] = {
-    TRUMP: _legal_trump,
     CALL: _legal_call,
     EXCHANGE: _legal_exchange,
     ANNOUNCE: _legal_announce,
