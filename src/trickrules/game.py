@@ -45,6 +45,7 @@ class Game:
         "codes_of",
         "contract_index",
         "contract_scoring",
+        "deal_hands",
         "deal_seats",
         "ends_early",
         "everyone",
@@ -204,6 +205,10 @@ class Game:
                     at += [(dealer + 1 + k) % self.players] * packet
             seats.append(tuple(at))
         self.deal_seats: tuple[tuple[int, ...], ...] = tuple(seats)
+        #: Per dealer: shuffled order -> the hands as masks (a generated, loop-free function).
+        self.deal_hands: tuple[Callable[[list[int]], tuple[int, ...]], ...] = tuple(
+            _dealer(at, self.players, self.bit) for at in seats
+        )
         # Every action text the rules can offer, built once and shared.
         actions: list[Action] = [*self.play_actions, Action("pass")]
         actions += [Action("give", c) for c in self.cards.codes]
@@ -295,6 +300,21 @@ def unpacker(per_card: Sequence[_T]) -> Callable[[int], tuple[_T, ...]]:
     exec(f"def items(mask):\n    return {' + '.join(terms)}\n", namespace)
     made: Callable[[int], tuple[_T, ...]] = namespace["items"]
     _UNPACKERS[key] = made
+    return made
+
+
+def _dealer(seats: Sequence[int], players: int, bit: Sequence[int]) -> Callable[[list[int]], tuple[int, ...]]:
+    """A function from a shuffled order to the hands it deals, when ``seats[i]`` receives ``order[i]``.
+
+    Written out with no loop (a loop over the deck costs more than twice as much).
+    """
+    terms = []
+    for seat in range(players):
+        got = [f"bit[order[{i}]]" for i, s in enumerate(seats) if s == seat]
+        terms.append(" | ".join(got) if got else "0")
+    namespace: dict[str, Any] = {"bit": tuple(bit)}
+    exec(f"def hands(order):\n    return ({', '.join(terms)},)\n", namespace)
+    made: Callable[[list[int]], tuple[int, ...]] = namespace["hands"]
     return made
 
 

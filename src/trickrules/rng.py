@@ -2,7 +2,8 @@
 
 Version 1 (``RNG_VERSION``): the deal with shuffle number ``k`` of a match
 with seed ``s`` shuffles with Python's Mersenne Twister, ``random.Random``,
-seeded with the integer ``mix(s, k)`` (a SplitMix64 step of ``s`` and ``k``,
+seeded with the integer ``mix(s, k)`` (the engine calls the C generator that
+``random.Random`` is built on, which draws the same numbers) (a SplitMix64 step of ``s`` and ``k``,
 below). Python documents that ``Random.random()`` keeps producing the same
 sequence for the same integer seed across versions, so only ``random()`` is
 drawn: the shuffle is Fisher–Yates from the last position down, swapping
@@ -12,7 +13,12 @@ below 2**-46 for any deck, far under what any test could see.
 
 from __future__ import annotations
 
-import random
+from math import floor
+
+try:  # the C generator that random.Random builds on: the same numbers, seeded without Python-level code
+    from _random import Random as _Generator
+except ImportError:  # pragma: no cover - an implementation without it
+    from random import Random as _Generator  # type: ignore[assignment]
 
 __all__ = ["RNG_VERSION", "mix", "shuffled"]
 
@@ -31,9 +37,18 @@ def mix(seed: int, shuffle_no: int) -> int:
 
 def shuffled(seed: int, shuffle_no: int, n: int) -> list[int]:
     """The permutation of ``range(n)`` for shuffle ``shuffle_no`` of a match seeded ``seed``."""
-    draw = random.Random(mix(seed, shuffle_no)).random
+    steps = _STEPS.get(n)
+    if steps is None:
+        steps = _STEPS[n] = tuple((i, float(i + 1)) for i in range(n - 1, 0, -1))
+    draw = _Generator(mix(seed, shuffle_no)).random
     order = list(range(n))
-    for i in range(n - 1, 0, -1):
-        j = int(draw() * (i + 1))
+    for i, size in steps:
+        # floor(draw() * size) is int(draw() * (i + 1)): the product is the same float, and it is
+        # not negative. floor is the cheaper call.
+        j = floor(draw() * size)
         order[i], order[j] = order[j], order[i]
     return order
+
+
+#: Per deck size: the Fisher-Yates steps (position, positions to choose from, as a float).
+_STEPS: dict[int, tuple[tuple[int, float], ...]] = {}

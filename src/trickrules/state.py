@@ -649,12 +649,10 @@ def _deal_from_seed(
 ) -> tuple[tuple[int, ...], int, tuple[tuple[str, ...], ...]]:
     """Shuffle and deal; return the hands as masks, the turned card and the hands as codes."""
     order = shuffled(seed, shuffle_no, game.cards.size)
-    masks = [0] * game.players
-    for card, seat in zip(order, game.deal_seats[dealer], strict=False):  # undealt cards stay out
-        masks[seat] |= 1 << card
+    masks = game.deal_hands[dealer](order)  # undealt cards stay out
     codes_of = game.codes_of
-    texts = tuple(codes_of(m) for m in masks)
-    return tuple(masks), (order[-1] if game.rules.turn_last_card else -1), texts
+    texts = tuple([codes_of(m) for m in masks])
+    return masks, (order[-1] if game.rules.turn_last_card else -1), texts
 
 
 def _start_deal(
