@@ -8,7 +8,7 @@ import math
 import time
 from collections.abc import Callable
 from fractions import Fraction
-from typing import TypeAlias
+from typing import Any, TypeAlias
 
 import attrs
 import pytest
@@ -579,3 +579,49 @@ def test_evaluation_raises_nothing_but_formula_error(source: str, numbers: list[
     assert -MAX_MAGNITUDE <= result <= MAX_MAGNITUDE
     if isinstance(result, Fraction):
         assert 1 < result.denominator <= MAX_MAGNITUDE
+
+
+def _outcome(evaluator: Callable[[Any], object], env: dict[str, object]) -> tuple[object, ...]:
+    try:
+        value = evaluator(env)
+    except FormulaError as exc:
+        return ("error", str(exc))
+    return ("value", type(value), value)
+
+
+@settings(max_examples=300)
+@given(
+    st.recursive(any_leaf, any_node, max_leaves=10),
+    st.lists(values | st.sampled_from(["missing", "text", None]), min_size=3, max_size=3),
+)
+def test_generated_code_agrees_with_the_closures(source: str, numbers: list[object]) -> None:
+    # A formula runs as generated Python; the closures it was checked as remain the reference.
+    try:
+        compiled = compile_formula(source, ["x", "y", "z"], where="f")
+    except FormulaError:
+        return
+    fast = compiled._evaluator
+    if "_slow" not in getattr(fast, "__globals__", {}):
+        return  # a formula without variables: folded to a constant
+    slow = fast.__globals__["_slow"]
+    env = {name: value for name, value in zip("xyz", numbers, strict=True) if value != "missing"}
+    assert _outcome(fast, env) == _outcome(slow, env)
+
+
+@pytest.mark.parametrize(
+    ("source", "env", "expected"),
+    [
+        ("is_partner and tricks >= 6 and (pot % 2 == 1 or ceil(stake * rate) % 2 == 1)",
+         {"is_partner": True, "tricks": 7, "pot": 4, "stake": 2, "rate": Fraction(3, 2)}, True),
+        ("(premium if premium else ceil(stake * rate)) * 3 + (3 if vole else 0)",
+         {"premium": 0, "stake": 3, "rate": Fraction(3, 2), "vole": True}, 18),
+        ("max(0, tricks - 5) * stake / 2", {"tricks": 8, "stake": 3}, Fraction(9, 2)),
+        ("-a if not b else abs(a) // 2", {"a": -7, "b": False}, 7),
+    ],
+)  # fmt: skip
+def test_generated_code_does_not_fall_back_on_ordinary_values(
+    source: str, env: dict[str, Number | bool], expected: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    compiled = compile_formula(source, list(env))
+    monkeypatch.setitem(compiled._evaluator.__globals__, "_slow", None)  # a fallback would fail
+    assert compiled._evaluator(env) == expected

@@ -3,8 +3,11 @@
 Game specs write payouts as formulas such as ``stake * 3 + 1``, ``pot // 2``,
 ``max(0, tricks - 5) * stake`` or ``2 if vole else 1``. :func:`compile_formula`
 parses a formula once, checks every construct against an allow-list and turns
-it into a tree of closures; :meth:`Formula.evaluate` runs that tree against the
-variables of one deal without parsing anything again.
+it into a tree of closures, and that into one generated Python function doing the
+same work without a call per node (the closures remain the reference: they take
+over whenever a value is unusual, and give every error message);
+:meth:`Formula.evaluate` runs it against the variables of one deal without
+parsing anything again.
 
 The language
     Whole numbers (at most ``MAX_MAGNITUDE`` in size), decimals such as ``1.5``
@@ -232,6 +235,8 @@ def compile_formula(source: str, allowed: Iterable[str], *, where: str = "") -> 
         def evaluator(env: _Env, value: Number = value) -> Number:
             return value
 
+    else:
+        evaluator = _Source(compiler, evaluator).function(tree.body)
     return Formula(source=text, variables=frozenset(compiler.used), evaluator=evaluator)
 
 
@@ -472,6 +477,135 @@ def _variable(name: str, where: str, text: str) -> _Eval:
         return _fit(value, where, f"the variable {name!r}")
 
     return load
+
+
+class _Bail(Exception):
+    """A value the generated code leaves to the closures (which then explain any error)."""
+
+
+_PYTHON_OPERATORS: dict[type[ast.AST], str] = {
+    ast.Add: "+",
+    ast.Sub: "-",
+    ast.Mult: "*",
+    ast.FloorDiv: "//",
+    ast.Mod: "%",
+    ast.Lt: "<",
+    ast.LtE: "<=",
+    ast.Gt: ">",
+    ast.GtE: ">=",
+    ast.Eq: "==",
+    ast.NotEq: "!=",
+}
+
+
+class _Source:
+    """The same formula as one generated Python function: the closures' work without their calls.
+
+    It is built from the syntax tree that :class:`_Compiler` has already
+    checked, so it holds only the allowed constructs; names of variables
+    appear only as quoted dictionary keys. Every value is checked as the
+    closures check it. Anything unusual (a missing variable, a value out of
+    range, a division by zero) hands the whole evaluation to the closures,
+    which give the same result or raise the same error, so the generated
+    code never needs error messages of its own.
+    """
+
+    def __init__(self, compiler: _Compiler, closures: _Eval) -> None:
+        self.compiler = compiler
+        self.closures = closures
+        self.names: dict[str, str] = {}  # variable -> local name
+        self.namespace: dict[str, Any] = {
+            "_fit": _fit,
+            "_F": Fraction,
+            "_M": MAX_MAGNITUDE,
+            "_max": max,
+            "_min": min,
+            "_abs": abs,
+            "_floor": math.floor,
+            "_ceil": math.ceil,
+            "_slow": closures,
+        }
+        self.temps = 0
+
+    def function(self, root: ast.expr) -> _Eval:
+        """The generated evaluator, or the closures if Python cannot compile it."""
+        try:
+            body = self.expr(root)
+            loads = "".join(
+                f"        {local} = env[{name!r}]\n"
+                f"        if type({local}) is not int or not -_M <= {local} <= _M:\n"
+                f"            {local} = _var({local})\n"
+                for name, local in self.names.items()
+            )
+            self.namespace["_var"] = _variable_value
+            source = (
+                f"def fast(env):\n    try:\n{loads}        return {body}\n"
+                "    except Exception:\n        return _slow(env)\n"
+            )
+            exec(compile(source, "<formula>", "exec"), self.namespace)
+        except (SyntaxError, RecursionError, MemoryError, ValueError):  # pragma: no cover - nesting is capped
+            return self.closures
+        made: _Eval = self.namespace["fast"]
+        return made
+
+    def temp(self) -> str:
+        self.temps += 1
+        return f"t{self.temps}"
+
+    def constant(self, value: object) -> str:
+        name = f"k{len(self.namespace)}"
+        self.namespace[name] = value
+        return name
+
+    def checked(self, expression: str) -> str:
+        """``expression`` with the closures' range check (``_fit``) of a computed value."""
+        t = self.temp()
+        return f"({t} if type({t} := {expression}) is int and -_M <= {t} <= _M else _fit({t}, '', ''))"
+
+    def expr(self, node: ast.expr) -> str:
+        if isinstance(node, ast.Constant):
+            value = self.compiler.build(node, 1)({})  # the closures' own reading of the literal
+            return self.constant(value)
+        if isinstance(node, ast.Name):
+            if node.id not in self.names:
+                self.names[node.id] = f"v{len(self.names)}"
+            return self.names[node.id]
+        if isinstance(node, ast.UnaryOp):
+            symbol = {ast.USub: "-", ast.UAdd: "+", ast.Not: "not "}[type(node.op)]
+            return f"({symbol}{self.expr(node.operand)})"
+        if isinstance(node, ast.BinOp):
+            left = self.expr(node.left)
+            if isinstance(node.op, ast.Pow):
+                return self.checked(f"{left} ** {node.right.value}")  # type: ignore[attr-defined]
+            right = self.expr(node.right)
+            if isinstance(node.op, ast.Div):
+                return f"_fit(_F({left}, {right}), '', '')"
+            return self.checked(f"{left} {_PYTHON_OPERATORS[type(node.op)]} {right}")
+        if isinstance(node, ast.Compare):
+            parts = [self.expr(node.left)]
+            for op, operand in zip(node.ops, node.comparators, strict=True):
+                parts += [_PYTHON_OPERATORS[type(op)], self.expr(operand)]
+            return f"({' '.join(parts)})"
+        if isinstance(node, ast.BoolOp):
+            joined = f" {'and' if isinstance(node.op, ast.And) else 'or'} ".join(self.expr(v) for v in node.values)
+            return f"(True if {joined} else False)"
+        if isinstance(node, ast.IfExp):
+            return f"({self.expr(node.body)} if {self.expr(node.test)} else {self.expr(node.orelse)})"
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            args = ", ".join(self.expr(a) for a in node.args)
+            if node.func.id in ("min", "max"):
+                return f"_{node.func.id}(({args},))"
+            return f"_{node.func.id}({args})"
+        raise ValueError(node)  # pragma: no cover - the compiler refused it already
+
+
+def _variable_value(value: object) -> Number:
+    """A variable's value that is not a small int, as the closures take it (or :class:`_Bail`)."""
+    if isinstance(value, bool):
+        return value
+    if not isinstance(value, int | Fraction):
+        raise _Bail
+    return _fit(value, "", "")
 
 
 def to_int(value: Number, rounding: str, *, where: str = "") -> int:
