@@ -35,6 +35,7 @@ class Game:
     __slots__ = (
         "_actions",
         "always_trumps",
+        "announce_offers",
         "announced_keys",
         "announcement_names",
         "between_tricks",
@@ -168,6 +169,18 @@ class Game:
         self.announcement_names: tuple[str, ...] = tuple(dict.fromkeys(names))
         #: Each announcement with the scoring variable that says whether it was made.
         self.announced_keys = tuple((a, f"announced_{a}") for a in self.announcement_names)
+        #: Per contract index, then not forced / forced: the announcements offered before the lead.
+        self.announce_offers: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = tuple(
+            tuple(
+                tuple(
+                    a
+                    for a, cs in self.rules.announcements
+                    if c.name in cs and not (forced and a in self.rules.not_when_forced)
+                )
+                for forced in (False, True)
+            )
+            for c in self.rules.contracts
+        )
         # The seats that score together: the teams, or each seat alone.
         self.groups = self.rules.teams if self.rules.teams else tuple((s,) for s in self.everyone)
         self.scoring_plan = scoring_plan(self)

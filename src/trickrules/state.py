@@ -167,6 +167,8 @@ class State:
     history: Any = field(eq=False, repr=False)
     # Computed on first use: (legal mask, reason) in the play phase, else the legal texts.
     cache: Any = field(eq=False, default=None, repr=False)
+    #: Whether the match is over: stored rather than computed, since a simulation asks after every step.
+    is_terminal: bool = field(eq=False, default=False, repr=False)
 
     @property
     def last(self) -> tuple[tuple[object, Event], ...]:
@@ -220,11 +222,6 @@ class State:
         """The seat to act, or ``None`` when the match is over."""
         core = self.core
         return None if core[0] == OVER else core[1]
-
-    @property
-    def is_terminal(self) -> bool:
-        """Whether the match is over."""
-        return self.core[0] == OVER  # type: ignore[no-any-return]
 
     @property
     def phase(self) -> str:
@@ -365,6 +362,7 @@ class State:
                     )
                     s.history = (self.history, game.play_events[seat][card])
                     s.cache = None
+                    s.is_terminal = False
                     s.__class__ = State
                     return s  # type: ignore[no-any-return]
                 return _after_play(self, card, action)  # type: ignore[arg-type]
@@ -419,6 +417,10 @@ class State:
                 found = self.game.trump_actions  # the same every time
             elif code == BIDDING:
                 found = tuple(_legal_bidding(self))
+            elif code == ANNOUNCE and not self.core[5].late:
+                action = self.game.action
+                left = _announce_left(self.game, self.core[5])
+                found = (self.game.pass_action, *[action("announce " + a) for a in left])
             else:
                 action = self.game.action
                 found = tuple(action(t) for t in _LEGAL[code](self))
@@ -547,6 +549,7 @@ def _make(
     s.core = (phase, to_move, hands, trick, leader, deal, tally, match)
     s.history = (history, last) if last else history
     s.cache = None
+    s.is_terminal = phase == OVER
     s.__class__ = State
     return s  # type: ignore[no-any-return]
 
@@ -823,9 +826,7 @@ def _next_setup(state: State, d: DealInfo, events: list[tuple[object, Event]]) -
     if c.exchange and d.partner != d.declarer and len(d.returned) < c.exchange:
         mover = d.declarer if len(d.given) < c.exchange else d.partner
         return _next_phase(state, EXCHANGE, mover, d, tuple(events))
-    if not d.announce_done and any(
-        c.name in cs and not (d.forced and a in rules.not_when_forced) for a, cs in rules.announcements
-    ):
+    if not d.announce_done and game.announce_offers[d.contract][d.forced]:
         return _next_phase(state, ANNOUNCE, d.declarer, d, tuple(events))
     return _start_play_phase(state, d, events)
 
@@ -959,12 +960,12 @@ def _legal_announce(state: State) -> list[str]:
             mask = _play_mask(state)[0]
             return ["pass"] + [f"play {c}" for c in state.game.codes_of(mask)]
         return ["pass", f"announce {d.late}"]
-    name = state.game.rules.contracts[d.contract].name
-    return ["pass"] + [
-        f"announce {a}"
-        for a, cs in state.game.rules.announcements
-        if name in cs and a not in d.announced and not (d.forced and a in state.game.rules.not_when_forced)
-    ]
+    return ["pass"] + [f"announce {a}" for a in _announce_left(state.game, d)]
+
+
+def _announce_left(game: Game, d: DealInfo) -> list[str]:
+    """The announcements still open to the declarer before the first lead."""
+    return [a for a in game.announce_offers[d.contract][d.forced] if a not in d.announced]
 
 
 def _ends_early(game: Game, d: DealInfo, tally: Tally) -> bool:
@@ -1075,7 +1076,7 @@ def _step_announce(state: State, action: Action) -> State:
     else:
         events = [(seat, shared(Announced, seat, action.arg))]
         d = evolve(d, announced=(*d.announced, action.arg))
-        if len(_legal_announce(evolve_deal(state, d))) == 1:
+        if not _announce_left(state.game, d):
             d = evolve(d, announce_done=True)
     return _next_setup(state, d, events)
 
