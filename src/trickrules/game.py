@@ -170,17 +170,15 @@ class Game:
         #: Each announcement with the scoring variable that says whether it was made.
         self.announced_keys = tuple((a, f"announced_{a}") for a in self.announcement_names)
         #: Per contract index, then not forced / forced: the announcements offered before the lead.
-        self.announce_offers: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = tuple(
+        offers = [
             tuple(
-                tuple(
-                    a
-                    for a, cs in self.rules.announcements
-                    if c.name in cs and not (forced and a in self.rules.not_when_forced)
-                )
+                tuple(a for a, cs in self.rules.announcements if c.name in cs and not (forced and a in unforced))
                 for forced in (False, True)
             )
             for c in self.rules.contracts
-        )
+            for unforced in [self.rules.not_when_forced]
+        ]
+        self.announce_offers: tuple[tuple[tuple[str, ...], ...], ...] = tuple(offers)
         # The seats that score together: the teams, or each seat alone.
         self.groups = self.rules.teams if self.rules.teams else tuple((s,) for s in self.everyone)
         self.scoring_plan = scoring_plan(self)
