@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from strategies import GAMES, full_game
 from trickrules.cards import TRUMP_BASE, bits
-from trickrules.legal import winner_index
+from trickrules.legal import trick_seat, winner_index
 
 
 def card_by_card_winner(trick: tuple[int, ...], eff: tuple[int, ...], power: tuple[int, ...]) -> int:
@@ -41,3 +41,22 @@ def test_the_mask_unpackers_list_the_cards_in_deck_order(data: st.DataObject) ->
     assert game.codes_of(mask) == codes
     assert game.play_actions_of(mask) == tuple(game.action(f"play {c}") for c in codes)
     assert game.points_of(mask) == tuple(game.cards.points[c] for c in bits(mask))
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data())
+def test_the_trick_end_functions_agree_with_the_rules_they_unroll(data: st.DataObject) -> None:
+    game = full_game(data.draw(st.sampled_from(GAMES)))
+    trump = data.draw(st.sampled_from(sorted(game.trump_data)))
+    out = data.draw(st.sampled_from([-1, *range(game.players)]))
+    size = game.players - (out >= 0)
+    trick = tuple(data.draw(st.lists(st.integers(0, game.cards.size - 1), min_size=size, max_size=size, unique=True)))
+    eff, power = game.trump_data[trump][0], game.trump_data[trump][1]
+    end = game.trick_end[size]
+    index, taken, texts = end(trick, game.led_power[trump][eff[trick[0]]])
+    assert index == card_by_card_winner(trick, eff, power)
+    assert taken == sum(1 << c for c in trick)
+    assert texts == tuple(game.cards.codes[c] for c in trick)
+    leader = data.draw(st.sampled_from([s for s in range(game.players) if s != out]))
+    seats = game.trick_seats[out][leader]
+    assert seats == tuple(trick_seat(game.players, leader, out, i) for i in range(size))

@@ -76,7 +76,9 @@ class Game:
         "suit_masks",
         "tables",
         "team_of",
+        "trick_end",
         "trick_last",
+        "trick_seats",
         "trump_actions",
         "trump_data",
         "trump_masks",
@@ -199,6 +201,15 @@ class Game:
         self.next_seat: tuple[tuple[int, ...], ...] = tuple(
             tuple(_successor(seat, out, n) for seat in range(n)) for out in (*range(n), -1)
         )
+        #: Indexed like ``next_seat``, then by the leader: the seat playing each card of a trick.
+        self.trick_seats: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+            tuple(_play_order(leader, out, n) for leader in range(n)) for out in (*range(n), -1)
+        )
+        #: By the number of cards in a trick: (trick, led_power row) -> (index of the winning
+        #: card, mask of the trick's cards, their codes): a generated, loop-free function.
+        self.trick_end: tuple[_TrickEnd, ...] = tuple(
+            _trick_ender(max(k, 1), self.bit, self.cards.codes) for k in range(n + 1)  # 0: never a whole trick
+        )
         self.play_actions: tuple[Action, ...] = tuple(Action("play", c) for c in self.cards.codes)
         #: The play actions of the cards in a mask, in deck order (legal_actions calls this).
         self.play_actions_of: Callable[[int], tuple[Action, ...]] = unpacker(self.play_actions)
@@ -277,6 +288,36 @@ def _successor(seat: int, sitting_out: int, players: int) -> int:
     """The seat that plays after ``seat``, skipping the one sitting out."""
     nxt = (seat + 1) % players
     return (nxt + 1) % players if nxt == sitting_out else nxt
+
+
+def _play_order(leader: int, sitting_out: int, players: int) -> tuple[int, ...]:
+    """The seats in the order they play to a trick led by ``leader``."""
+    seats = [leader]
+    while len(seats) < players - (sitting_out >= 0):
+        seats.append(_successor(seats[-1], sitting_out, players))
+    return tuple(seats)
+
+
+_TrickEnd = Callable[..., tuple[int, int, tuple[str, ...]]]
+
+
+def _trick_ender(size: int, bit: Sequence[int], codes: Sequence[str]) -> _TrickEnd:
+    """The end of a trick of ``size`` cards, written out with no loop.
+
+    The winner is the first card of highest value in ``value`` (a row of
+    ``Game.led_power``), as :func:`trickrules.legal.winner_index` finds it.
+    """
+    cards = ", ".join(f"t{i}" for i in range(size))
+    lines = ["def end(trick, value):", f"    {cards}, = trick", "    w = 0", "    best = value[t0]"]
+    for i in range(1, size):
+        lines += [f"    if value[t{i}] > best:", f"        w = {i}", f"        best = value[t{i}]"]
+    taken = " | ".join(f"bit[t{i}]" for i in range(size))
+    named = ", ".join(f"codes[t{i}]" for i in range(size))
+    lines.append(f"    return w, {taken}, ({named},)")
+    namespace: dict[str, Any] = {"bit": tuple(bit), "codes": tuple(codes)}
+    exec("\n".join(lines) + "\n", namespace)
+    made: _TrickEnd = namespace["end"]
+    return made
 
 
 _UNPACKERS: dict[tuple[object, ...], Callable[[int], tuple[Any, ...]]] = {}

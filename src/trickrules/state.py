@@ -1142,17 +1142,19 @@ def _after_play(state: State, card: int, action: Action) -> State:
     if len(trick) <= game.trick_last[d.sitting_out]:
         nxt = game.next_seat[d.sitting_out][seat]
         return _make(game, PLAY, nxt, hands, trick, leader, d, tally, match, state.history, events)
-    winner = trick_seat(game.players, leader, d.sitting_out, winner_index(game, trick, d.trump))
-    bit = game.bit
-    taken = 0
-    for c in trick:
-        taken |= bit[c]
+    trump = d.trump
+    if game.play_rules.any_suit_wins:
+        _, taken, texts = game.trick_end[len(trick)](trick, game.led_power[trump][0])
+        index = winner_index(game, trick, trump)
+    else:
+        value = game.led_power[trump][game.trump_data[trump][0][trick[0]]]
+        index, taken, texts = game.trick_end[len(trick)](trick, value)
+    winner = game.trick_seats[d.sitting_out][leader][index]
     gained = list(tally.won)
     gained[winner] |= taken
     winners = (*tally.winners, winner)
     tally = _TALLY(tuple(gained), winners, tally.declared, tally.revokes, (), 0, _NO_AUCTION, tally.forfeited)
-    codes = game.cards.codes
-    events = (*events, (DEALER, _TRICK_WON(winner, len(winners), tuple([codes[c] for c in trick]))))
+    events = (*events, (DEALER, _TRICK_WON(winner, len(winners), texts)))
     if len(winners) == game.rules.tricks_per_deal or (game.ends_early and _ends_early(game, d, tally)):
         from trickrules.scoring import finish_deal
 
