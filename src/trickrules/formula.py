@@ -533,7 +533,10 @@ class _Source:
             body = self.expr(root)
             loads = "".join(
                 f"        {local} = env[{name!r}]\n"
-                f"        if type({local}) is not int or not -_M <= {local} <= _M:\n"
+                f"        if type({local}) is int:\n"
+                f"            if not -_M <= {local} <= _M:\n"
+                f"                {local} = _var({local})\n"
+                f"        elif type({local}) is not bool:\n"
                 f"            {local} = _var({local})\n"
                 for name, local in self.names.items()
             )
