@@ -40,6 +40,7 @@ class Game:
         "announcement_names",
         "between_tricks",
         "bid_actions",
+        "bid_events",
         "bit",
         "card_of",
         "cards",
@@ -59,6 +60,7 @@ class Game:
         "next_seat",
         "options",
         "pass_action",
+        "pass_events",
         "plain_place",
         "play_actions",
         "play_actions_of",
@@ -187,7 +189,16 @@ class Game:
         self.scoring_vars = scoring_vars(self)
         self.contract_scoring = contract_scoring(self)
         self.card_of: dict[str, int] = {c: n for n, c in enumerate(self.cards.codes)}
-        from trickrules.events import CardPlayed
+        from trickrules.events import BidMade, CardPlayed, Passed, shared
+
+        # Per seat (and contract): the step's events of a pass or a bid, built once and shared.
+        self.pass_events: tuple[tuple[tuple[int, Passed]], ...] = tuple(
+            ((seat, shared(Passed, seat)),) for seat in range(self.players)
+        )
+        self.bid_events: tuple[tuple[tuple[tuple[int, BidMade]], ...], ...] = tuple(
+            tuple(((seat, shared(BidMade, seat, c.name)),) for c in self.rules.contracts)
+            for seat in range(self.players)
+        )
 
         # Per seat and card: the step's events when the card is played, ((seat, CardPlayed),),
         # built once and shared.

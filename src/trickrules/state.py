@@ -27,7 +27,6 @@ from trickrules.events import (
     POT,
     Announced,
     AuctionWon,
-    BidMade,
     CardCalled,
     CardGiven,
     CardPlayed,
@@ -165,7 +164,7 @@ class State:
     # tuple, so that the step after each card builds one tuple and sets four slots.
     core: tuple[Any, ...]
     history: Any = field(eq=False, repr=False)
-    # Computed on first use: (legal mask, reason) in the play phase, else the legal texts.
+    # Computed on first use: (legal mask, reason) in the play phase, else the legal actions.
     cache: Any = field(eq=False, default=None, repr=False)
     #: Whether the match is over: stored rather than computed, since a simulation asks after every step.
     is_terminal: bool = field(eq=False, default=False, repr=False)
@@ -369,8 +368,11 @@ class State:
             return _after_play(self, self._play_card(action), action)  # type: ignore[arg-type]
         if not isinstance(action, Action):
             raise IllegalActionError(f"not an action: {action!r}")
-        self._check(action)
-        step: Any = _STEPS[self.phase_code]
+        code = core[0]
+        legal = self.cache if code != PLAY else None
+        if legal is None or action not in legal:  # `in` tests identity first: the engine's actions are shared
+            self._check(action)
+        step: Any = _STEPS[code]
         new: State = step(self, action)
         return new
 
@@ -742,32 +744,33 @@ def _step_bidding(state: State, action: Action) -> State:
     game = state.game
     rules = game.rules
     _, seat, hands, _, leader, d, old_tally, match = state.core
-    n = rules.players
-    events: list[tuple[object, Event]] = []
+    n = game.players
+    auction = rules.auction
     high, high_seat, passed, spoken = old_tally.auction
     if action.verb == "pass":
-        events.append((seat, shared(Passed, seat)))
+        said = game.pass_events[seat]
         passed |= 1 << seat
     else:
         high, high_seat = game.contract_index[action.arg], seat
-        events.append((seat, shared(BidMade, seat, action.arg)))
-        if rules.auction == "until_consecutive_passes":
+        said = game.bid_events[seat][high]
+        if auction == "until_consecutive_passes":
             passed = 0  # the passes that end the auction are those after the last bid
     spoken += 1
     tally = _TALLY(old_tally.won, (), (), (), (), 0, (high, high_seat, passed, spoken), ())
-    if rules.auction == "once_around":
+    if auction == "once_around":
         over = spoken >= n
-    elif rules.auction == "until_consecutive_passes":
+    elif auction == "until_consecutive_passes":
         over = passed.bit_count() >= (n - 1 if high >= 0 else n)
     else:
         active = ((1 << n) - 1) & ~passed  # the seats still in, as a mask
         over = not active or (high_seat >= 0 and active == 1 << high_seat)
     if not over:
-        nxt = (seat + 1) % n
-        if rules.auction == "until_passes":
+        nxt = game.next_seat[-1][seat]
+        if auction == "until_passes":
             while (passed >> nxt) & 1:
-                nxt = (nxt + 1) % n
-        return _make(game, BIDDING, nxt, hands, (), leader, d, tally, match, state.history, tuple(events))
+                nxt = game.next_seat[-1][nxt]
+        return _make(game, BIDDING, nxt, hands, (), leader, d, tally, match, state.history, said)
+    events: list[tuple[object, Event]] = list(said)
     if high >= 0:
         return _contract_won(state, d, high_seat, high, False, events)
     # Everyone passed.
