@@ -842,7 +842,8 @@ def _start_play_phase(state: State, d: DealInfo, events: list[tuple[object, Even
     if eldest == d.sitting_out:
         by_declarer = d.contract >= 0 and game.rules.contracts[d.contract].first_lead == "declarer"
         eldest = d.declarer if by_declarer else (eldest + 1) % game.rules.players
-    return _make(game, PLAY, eldest, state.hands, (), eldest, d, state.tally, state.match, state.history, tuple(events))
+    core = state.core
+    return _make(game, PLAY, eldest, core[2], (), eldest, d, core[6], core[7], state.history, tuple(events))
 
 
 # -- trumps, calling, exchange, announcements --------------------------------------------
@@ -851,8 +852,9 @@ def _start_play_phase(state: State, d: DealInfo, events: list[tuple[object, Even
 def _step_trump(state: State, action: Action) -> State:
     game = state.game
     trump = NO_TRUMP if action.arg == "none" else game.cards.suit_codes.index(action.arg)
-    d = evolve(state.deal, trump=trump)
-    events: list[tuple[object, Event]] = [(state.to_move_seat, shared(TrumpNamed, state.to_move_seat, action.arg))]
+    seat = state.core[1]
+    d = evolve(state.core[5], trump=trump)
+    events: list[tuple[object, Event]] = [(seat, shared(TrumpNamed, seat, action.arg))]
     if d.contract >= 0:
         return _next_setup(state, d, events)
     return _start_play_phase(state, d, events)
@@ -1069,10 +1071,10 @@ def _step_late(state: State, action: Action) -> State:
 
 
 def _step_announce(state: State, action: Action) -> State:
-    d = state.deal
+    d = state.core[5]
     if d.late:
         return _step_late(state, action)
-    seat = state.to_move_seat
+    seat = state.core[1]
     if action.verb == "pass":
         events: list[tuple[object, Event]] = [(seat, shared(Passed, seat))]
         d = evolve(d, announce_done=True)
@@ -1093,9 +1095,19 @@ def _next_phase(
     tally: Tally | None = None,
 ) -> State:
     """The state after a step that moves to ``phase`` between tricks (same hands, no trick on the table)."""
-    tally = state.tally if tally is None else tally
+    core = state.core  # not the properties: each costs a call
     return _make(
-        state.game, phase, to_move, state.hands, (), state.leader, d, tally, state.match, state.history, events
+        state.game,
+        phase,
+        to_move,
+        core[2],
+        (),
+        core[4],
+        d,
+        core[6] if tally is None else tally,
+        core[7],
+        state.history,
+        events,
     )
 
 
@@ -1318,4 +1330,3 @@ _STEPS: dict[int, Any] = {
     ANNOUNCE: _step_announce,
     DECLARE: _step_declare,
 }
-
