@@ -625,3 +625,12 @@ def test_generated_code_does_not_fall_back_on_ordinary_values(
     compiled = compile_formula(source, list(env))
     monkeypatch.setitem(compiled._evaluator.__globals__, "_slow", None)  # a fallback would fail
     assert compiled._evaluator(env) == expected
+
+
+def test_the_deepest_formula_allowed_still_runs_as_generated_code() -> None:
+    source = "x"
+    for level in range(MAX_DEPTH - 1):
+        source = f"({source} + 1)" if level % 2 else f"max({source}, 1)"
+    compiled = compile_formula(source, ["x"])
+    assert compiled._evaluator.__name__ == "fast"  # not left to the closures
+    assert compiled.evaluate({"x": 3}) == 3 + (MAX_DEPTH - 1) // 2

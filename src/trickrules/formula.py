@@ -513,8 +513,8 @@ class _Source:
     def __init__(self, compiler: _Compiler, closures: _Eval) -> None:
         self.compiler = compiler
         self.closures = closures
-        self.names: dict[str, str] = {}  # variable -> local name
         self.namespace: dict[str, Any] = {
+            "_var": _variable_value,
             "_fit": _fit,
             "_F": Fraction,
             "_M": MAX_MAGNITUDE,
@@ -531,20 +531,8 @@ class _Source:
         """The generated evaluator, or the closures if Python cannot compile it."""
         try:
             body = self.expr(root)
-            loads = "".join(
-                f"        {local} = env[{name!r}]\n"
-                f"        if type({local}) is int:\n"
-                f"            if not -_M <= {local} <= _M:\n"
-                f"                {local} = _var({local})\n"
-                f"        elif type({local}) is not bool:\n"
-                f"            {local} = _var({local})\n"
-                for name, local in self.names.items()
-            )
-            self.namespace["_var"] = _variable_value
-            source = (
-                f"def fast(env):\n    try:\n{loads}        return {body}\n"
-                "    except Exception:\n        return _slow(env)\n"
-            )
+            source = f"def fast(env):\n    try:\n        return {body}\n"
+            source += "    except Exception:\n        return _slow(env)\n"
             exec(compile(source, "<formula>", "exec"), self.namespace)
         except (SyntaxError, RecursionError, MemoryError, ValueError):  # pragma: no cover - nesting is capped
             return self.closures
@@ -570,9 +558,10 @@ class _Source:
             value = self.compiler.build(node, 1)({})  # the closures' own reading of the literal
             return self.constant(value)
         if isinstance(node, ast.Name):
-            if node.id not in self.names:
-                self.names[node.id] = f"v{len(self.names)}"
-            return self.names[node.id]
+            # Read where it is used, so that a condition that stops early reads no more.
+            t = self.temp()
+            small = f"type({t} := env[{node.id!r}]) is int and -_M <= {t} <= _M"
+            return f"({t} if {small} or type({t}) is bool else _var({t}))"
         if isinstance(node, ast.UnaryOp):
             symbol = {ast.USub: "-", ast.UAdd: "+", ast.Not: "not "}[type(node.op)]
             return f"({symbol}{self.expr(node.operand)})"
