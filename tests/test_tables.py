@@ -60,3 +60,15 @@ def test_the_trick_end_functions_agree_with_the_rules_they_unroll(data: st.DataO
     leader = data.draw(st.sampled_from([s for s in range(game.players) if s != out]))
     seats = game.trick_seats[out][leader]
     assert seats == tuple(trick_seat(game.players, leader, out, i) for i in range(size))
+
+
+@settings(max_examples=100, deadline=None)
+@given(data=st.data())
+def test_toggle_flips_one_card_of_one_seat(data: st.DataObject) -> None:
+    game = full_game(data.draw(st.sampled_from(GAMES)))
+    masks = st.integers(0, (1 << game.cards.size) - 1)
+    hands = tuple(data.draw(st.lists(masks, min_size=game.players, max_size=game.players)))
+    seat = data.draw(st.integers(0, game.players - 1))
+    card = data.draw(st.integers(0, game.cards.size - 1))
+    expected = tuple(h ^ (1 << card) if s == seat else h for s, h in enumerate(hands))
+    assert game.toggle[seat](hands, game.bit[card]) == expected

@@ -78,6 +78,7 @@ class Game:
         "suit_masks",
         "tables",
         "team_of",
+        "toggle",
         "trick_end",
         "trick_last",
         "trick_seats",
@@ -221,6 +222,10 @@ class Game:
         self.trick_end: tuple[_TrickEnd, ...] = tuple(
             _trick_ender(max(k, 1), self.bit, self.cards.codes) for k in range(n + 1)  # 0: never a whole trick
         )
+        #: Per seat: (hands, card bit) -> the hands with that card taken from (or given to) the seat.
+        self.toggle: tuple[Callable[[tuple[int, ...], int], tuple[int, ...]], ...] = tuple(
+            _toggler(seat, n) for seat in range(n)
+        )
         self.play_actions: tuple[Action, ...] = tuple(Action("play", c) for c in self.cards.codes)
         #: The play actions of the cards in a mask, in deck order (legal_actions calls this).
         self.play_actions_of: Callable[[int], tuple[Action, ...]] = unpacker(self.play_actions)
@@ -299,6 +304,15 @@ def _successor(seat: int, sitting_out: int, players: int) -> int:
     """The seat that plays after ``seat``, skipping the one sitting out."""
     nxt = (seat + 1) % players
     return (nxt + 1) % players if nxt == sitting_out else nxt
+
+
+def _toggler(seat: int, players: int) -> Callable[[tuple[int, ...], int], tuple[int, ...]]:
+    """A function building the hands with one card bit of ``seat`` flipped (cheaper than a list)."""
+    items = ", ".join(f"hands[{s}] ^ bit" if s == seat else f"hands[{s}]" for s in range(players))
+    namespace: dict[str, Any] = {}
+    exec(f"def toggle(hands, bit):\n    return ({items},)\n", namespace)
+    made: Callable[[tuple[int, ...], int], tuple[int, ...]] = namespace["toggle"]
+    return made
 
 
 def _play_order(leader: int, sitting_out: int, players: int) -> tuple[int, ...]:

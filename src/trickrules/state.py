@@ -345,14 +345,12 @@ class State:
                     # A card that does not end the trick and reveals nothing: the hottest step
                     # of a simulation, spelled out here (_after_play does the same, and more).
                     seat = core[1]
-                    hands = list(core[2])
-                    hands[seat] ^= 1 << card  # a legal card is in the hand
                     s = _StateTwin()  # see fastinit: a State built without its frozen __setattr__
                     s.game = game
                     s.core = (
                         PLAY,
                         game.next_seat[d.sitting_out][seat],
-                        tuple(hands),
+                        game.toggle[seat](core[2], game.bit[card]),  # a legal card is in the hand
                         trick + (card,),  # noqa: RUF005 - fastest form
                         core[4],
                         d,
@@ -1140,9 +1138,7 @@ def evolve_deal(state: State, d: DealInfo) -> State:
 def _after_play(state: State, card: int, action: Action) -> State:
     game = state.game
     _, seat, hands, trick, leader, d, tally, match = state.core
-    changed = list(hands)  # faster than slicing and adding tuples
-    changed[seat] = hands[seat] & ~(1 << card)
-    hands = tuple(changed)
+    hands = game.toggle[seat](hands, game.bit[card])  # _play_card has checked that the seat holds it
     trick = trick + (card,)  # noqa: RUF005 - fastest form
     revoke = ""
     if game.revoke_penalised:
