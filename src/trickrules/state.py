@@ -1167,10 +1167,9 @@ def _after_play(state: State, card: int, action: Action) -> State:
         value = game.led_power[trump][game.trump_data[trump][0][trick[0]]]
         index, taken, texts = game.trick_end[len(trick)](trick, value)
     winner = game.trick_seats[d.sitting_out][leader][index]
-    gained = list(tally.won)
-    gained[winner] |= taken
+    won = game.toggle[winner](tally.won, taken)  # the cards of a trick were won by nobody before
     winners = (*tally.winners, winner)
-    tally = _TALLY(tuple(gained), winners, tally.declared, tally.revokes, (), 0, _NO_AUCTION, tally.forfeited)
+    tally = _TALLY(won, winners, tally.declared, tally.revokes, (), 0, _NO_AUCTION, tally.forfeited)
     events = (*events, (DEALER, _TRICK_WON(winner, len(winners), texts)))
     if len(winners) == game.rules.tricks_per_deal or (game.ends_early and _ends_early(game, d, tally)):
         from trickrules.scoring import finish_deal
