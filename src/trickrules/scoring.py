@@ -453,11 +453,18 @@ def finish_deal(
                 matched.add((kind, player))
                 applied.append(outcome.name)
                 pay_out(outcome, env, side, player)
+    # Every bonus is tried for every subject of its kind: their environments are looked up once.
+    subjects: dict[str, tuple[tuple[tuple[int, ...], int, Env], ...]] = {}
     for extra in plan.bonuses:
         kind = extra.for_each
         holds = extra.when._evaluator
-        for side, player in by_kind[kind]:
-            env = player_env(player) if kind == "player" else side_env(side)
+        found = subjects.get(kind)
+        if found is None:
+            found = subjects[kind] = tuple(
+                (side, player, player_env(player) if kind == "player" else side_env(side))
+                for side, player in by_kind[kind]
+            )
+        for side, player, env in found:
             if holds(env):
                 applied.append(extra.name)
                 pay_out(extra, env, side, player)
@@ -506,10 +513,8 @@ def _match_winners(game: Game, match: MatchInfo, d: DealInfo) -> tuple[int, ...]
     groups = game.groups
     scores = match.scores
     totals = [scores[g[0]] for g in groups]
-    best = max(totals)
-    leaders = [g for g, t in zip(groups, totals, strict=True) if t == best]
     done = False
-    if rules.match_target and any(t >= rules.match_target for t in totals):
+    if rules.match_target and max(totals) >= rules.match_target:
         reached = [g for g, t in zip(groups, totals, strict=True) if t >= rules.match_target]
         if len(reached) > 1 and rules.tie_break == "dealer_side":
             dealer_group = [g for g in reached if d.dealer in g]
@@ -520,6 +525,8 @@ def _match_winners(game: Game, match: MatchInfo, d: DealInfo) -> tuple[int, ...]
         done = True
     if not done:
         return ()
+    best = max(totals)
+    leaders = [g for g, t in zip(groups, totals, strict=True) if t == best]
     if len(leaders) > 1 and rules.tie_break == "extra_deal":
         return ()
     return tuple(sorted(s for g in leaders for s in g))
