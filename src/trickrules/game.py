@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from trickrules.actions import Action
 from trickrules.cards import NO_TRUMP, TRUMP_BASE, CardTable, TrumpTable, compile_cards
 from trickrules.errors import SpecError
+from trickrules.legal import trick_seat
 from trickrules.loader import fingerprint, load_spec
 from trickrules.rules import Rules, compile_rules
 from trickrules.spec import Spec
@@ -48,7 +49,6 @@ class Game:
         "contract_index",
         "contract_scoring",
         "deal_hands",
-        "deal_seats",
         "ends_early",
         "everyone",
         "fingerprint",
@@ -215,7 +215,8 @@ class Game:
         )
         #: Indexed like ``next_seat``, then by the leader: the seat playing each card of a trick.
         self.trick_seats: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
-            tuple(_play_order(leader, out, n) for leader in range(n)) for out in (*range(n), -1)
+            tuple(tuple(trick_seat(n, leader, out, i) for i in range(n - (out >= 0))) for leader in range(n))
+            for out in (*range(n), -1)
         )
         #: By the number of cards in a trick: (trick, led_power row) -> (index of the winning
         #: card, mask of the trick's cards, their codes): a generated, loop-free function.
@@ -242,7 +243,6 @@ class Game:
                 for k in range(self.players):
                     at += [(dealer + 1 + k) % self.players] * packet
             seats.append(tuple(at))
-        self.deal_seats: tuple[tuple[int, ...], ...] = tuple(seats)
         #: Per dealer: shuffled order -> the hands as masks (a generated, loop-free function).
         self.deal_hands: tuple[Callable[[list[int]], tuple[int, ...]], ...] = tuple(
             _dealer(at, self.players, self.bit) for at in seats
@@ -313,14 +313,6 @@ def _toggler(seat: int, players: int) -> Callable[[tuple[int, ...], int], tuple[
     exec(f"def toggle(hands, bit):\n    return ({items},)\n", namespace)
     made: Callable[[tuple[int, ...], int], tuple[int, ...]] = namespace["toggle"]
     return made
-
-
-def _play_order(leader: int, sitting_out: int, players: int) -> tuple[int, ...]:
-    """The seats in the order they play to a trick led by ``leader``."""
-    seats = [leader]
-    while len(seats) < players - (sitting_out >= 0):
-        seats.append(_successor(seats[-1], sitting_out, players))
-    return tuple(seats)
 
 
 _TrickEnd = Callable[..., tuple[int, int, tuple[str, ...]]]

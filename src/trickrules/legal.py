@@ -73,7 +73,7 @@ def winner_index(game: object, trick: tuple[int, ...], trump: int) -> int:
 
 def _partner_wins(game: object, leader: int, sitting_out: int, index: int, seat: int) -> bool:
     """Whether the card at ``index`` of the trick was played by ``seat``'s partner."""
-    who = trick_seat(game.rules.players, leader, sitting_out, index)  # type: ignore[attr-defined]
+    who = game.trick_seats[sitting_out][leader][index]  # type: ignore[attr-defined]
     team_of = game.team_of  # type: ignore[attr-defined]
     return bool(team_of[who] == team_of[seat] and who != seat)
 

@@ -2,9 +2,9 @@
 
 Version 1 (``RNG_VERSION``): the deal with shuffle number ``k`` of a match
 with seed ``s`` shuffles with Python's Mersenne Twister, ``random.Random``,
-seeded with the integer ``mix(s, k)`` (the engine calls the C generator that
-``random.Random`` is built on, which draws the same numbers) (a SplitMix64 step of ``s`` and ``k``,
-below). Python documents that ``Random.random()`` keeps producing the same
+seeded with the integer ``mix(s, k)`` (a SplitMix64 step of ``s`` and ``k``,
+below); the engine calls the C generator that ``random.Random`` is built on,
+which draws the same numbers. Python documents that ``Random.random()`` keeps producing the same
 sequence for the same integer seed across versions, so only ``random()`` is
 drawn: the shuffle is Fisher–Yates from the last position down, swapping
 position ``i`` with ``floor(random() * (i + 1))``. The bias of that index is

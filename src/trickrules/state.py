@@ -44,7 +44,7 @@ from trickrules.events import (
     shared,
 )
 from trickrules.fastinit import maker, twin_of
-from trickrules.legal import REASONS, legal_play_mask, trick_seat, winner_index
+from trickrules.legal import REASONS, legal_play_mask, winner_index
 from trickrules.rng import shuffled
 
 if TYPE_CHECKING:
@@ -366,17 +366,8 @@ class State:
             return _after_play(self, self._play_card(action), action)  # type: ignore[arg-type]
         if not isinstance(action, Action):
             raise IllegalActionError(f"not an action: {action!r}")
-        code = core[0]
-        legal = self.cache if code != PLAY else None
-        if legal is None:
-            self._check(action)
-        else:
-            for a in legal:
-                if a is action:  # the engine's own actions are shared objects: no __eq__ needed
-                    break
-            else:
-                self._check(action)
-        step: Any = _STEPS[code]
+        self._check(action)
+        step: Any = _STEPS[core[0]]
         new: State = step(self, action)
         return new
 
@@ -404,8 +395,7 @@ class State:
     # -- internals -------------------------------------------------------------------
 
     def _trick_seats(self, n: int) -> tuple[int, ...]:
-        players, leader, out = self.game.players, self.leader, self.deal.sitting_out
-        return tuple(trick_seat(players, leader, out, i) for i in range(n))
+        return self.game.trick_seats[self.deal.sitting_out][self.leader][:n]
 
     def _legal_play(self) -> tuple[int, str]:
         found = self.cache
@@ -423,10 +413,6 @@ class State:
                 found = self.game.trump_actions  # the same every time
             elif code == BIDDING:
                 found = tuple(_legal_bidding(self))
-            elif code == ANNOUNCE and not self.core[5].late:
-                action = self.game.action
-                left = _announce_left(self.game, self.core[5])
-                found = (self.game.pass_action, *[action("announce " + a) for a in left])
             else:
                 action = self.game.action
                 found = tuple(action(t) for t in _LEGAL[code](self))
@@ -1161,6 +1147,7 @@ def _after_play(state: State, card: int, action: Action) -> State:
         return _make(game, PLAY, nxt, hands, trick, leader, d, tally, match, state.history, events)
     trump = d.trump
     if game.play_rules.any_suit_wins:
+        # Any row gives the cards taken and their codes; the winner follows the any-suit rule.
         _, taken, texts = game.trick_end[len(trick)](trick, game.led_power[trump][0])
         index = winner_index(game, trick, trump)
     else:
