@@ -59,7 +59,7 @@ def test_play_plays_a_whole_match_and_replay_verifies_its_log(
         args += ["--option", option]
     assert main(args) == 0
     out = capsys.readouterr().out
-    assert "Match over. Winners: seats" in out
+    assert "Match over. Winners: seat" in out
     assert "trick 1:" in out
     assert main(["replay", str(log)]) == 0
     assert "ok," in capsys.readouterr().out

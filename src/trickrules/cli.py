@@ -16,7 +16,7 @@ from trickrules.errors import LogFormatError, LogIntegrityError, SpecError, Tric
 from trickrules.eventlog import EventLog, replay
 from trickrules.game import Game, load
 from trickrules.loader import bundled_names
-from trickrules.render import describe_event, rules_data, rules_text
+from trickrules.render import describe_event, rules_data, rules_text, seat_list
 
 __all__ = ["main"]
 
@@ -121,7 +121,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     for seat, score in state.scoreboard.items():
         print(f"  seat {seat}: {score}")
     if state.winners:
-        print(f"  winners: seats {', '.join(map(str, state.winners))}")
+        print(f"  winners: {seat_list(state.winners)}")
     return 0
 
 

@@ -137,6 +137,13 @@ def _seat(seat: int) -> str:
     return "pot" if seat < 0 else f"seat {seat}"
 
 
+def seat_list(seats: tuple[int, ...] | list[int]) -> str:
+    """Seats for a printout: ``"seat 2"`` for one, ``"seats 0, 2"`` for several."""
+    if len(seats) == 1:
+        return f"seat {seats[0]}"
+    return f"seats {', '.join(map(str, seats))}"
+
+
 def describe_event(event: Event) -> str | None:
     """One line for a match printout, or ``None`` for events not worth a line."""
     if isinstance(event, Dealt):
@@ -172,12 +179,12 @@ def describe_event(event: Event) -> str | None:
     if isinstance(event, Paid):
         return f"  {_seat(event.payer)} pays {event.amount} to {_seat(event.payee)} ({event.reason})"
     if isinstance(event, Awarded):
-        return f"  seats {', '.join(map(str, event.seats))} score {event.points} ({event.reason})"
+        return f"  {seat_list(event.seats)} score {event.points} ({event.reason})"
     if isinstance(event, DealScored):
         pot = f", pot {event.pot}" if event.pot else ""
         return f"  scores: {' '.join(str(x) for x in event.scoreboard)}{pot}"
     if isinstance(event, MatchEnded):
-        return f"\nMatch over. Winners: seats {', '.join(map(str, event.winners))}. Final: " + ", ".join(
+        return f"\nMatch over. Winners: {seat_list(event.winners)}. Final: " + ", ".join(
             f"seat {s} {x}" for s, x in enumerate(event.scoreboard)
         )
     if isinstance(event, CardPlayed):
