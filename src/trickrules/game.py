@@ -54,6 +54,7 @@ class Game:
         "fingerprint",
         "groups",
         "has_card_points",
+        "late_runs",
         "lead_rules",
         "led_power",
         "name",
@@ -119,6 +120,8 @@ class Game:
         self.revoke_penalised = self.rules.play.revoke_penalised
         # Whether anything may happen between tricks: a late announcement or a declaration window.
         self.between_tricks = bool(self.rules.late_announcements or self.rules.declarations)
+        # After how many tricks a late announcement may be offered: no other trick's end looks further.
+        self.late_runs: frozenset[int] = frozenset(entry[2] for entry in self.rules.late_announcements)
         #: 1 << card, per card.
         self.bit: tuple[int, ...] = tuple(1 << c for c in range(self.cards.size))
         # Whether some contract may stop the play before the last trick (end_when).

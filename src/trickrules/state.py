@@ -1163,7 +1163,7 @@ def _after_play(state: State, card: int, action: Action) -> State:
 
         return finish_deal(state, hands, d, tally, list(events))
     if game.between_tricks:
-        if game.rules.late_announcements:
+        if len(winners) in game.late_runs:
             late = _late_window(game, d, tally)
             if late:
                 after = _make(game, PLAY, winner, hands, (), winner, d, tally, match, state.history, ())
