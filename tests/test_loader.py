@@ -286,6 +286,13 @@ BROKEN = [
     ),
     pytest.param(
         "manille",
+        '{ rule = "overtrump", if_unable = "any" }',
+        '{ rule = "overtrump", if_unable = "any" }, { rule = "no_undertrump", mode = "always" }',
+        ["play.obligations[3].mode: not a parameter of 'no_undertrump'"],
+        id="parameter-not-of-no_undertrump",
+    ),
+    pytest.param(
+        "manille",
         '{ rule = "trump_when_void", mode = "always" }',
         '{ rule = "trump_when_void", mode = "sometimes" }',
         ["play.obligations[1].mode: expected one of ['always', 'if_beats'], found 'sometimes'"],

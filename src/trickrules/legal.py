@@ -8,6 +8,8 @@ slower implementation of the same rules.
 
 from __future__ import annotations
 
+from typing import Any
+
 from trickrules.cards import TRUMP_BASE
 
 __all__ = ["REASONS", "any_suit_winner_index", "legal_play_mask", "trick_seat", "winner_index"]
@@ -23,6 +25,9 @@ REASONS = {
     "trump_to_beat": "must trump with a card that beats the trick when unable to follow suit",
     "overtrump": "must overtrump (play a higher trump than the one winning the trick)",
     "undertrump": "must play a trump even when unable to overtrump",
+    "no_undertrump": (
+        "may not undertrump (play a trump lower than the one winning the trick) while holding another playable card"
+    ),
 }
 
 
@@ -129,6 +134,28 @@ def legal_play_mask(
             if higher:
                 return higher, "head_trick"
         return follow, "follow_suit"
+    if not pr.trump_when_void and not pr.no_undertrump:
+        return hand, ""
+    allowed, reason = _void_mask(game, pr, hand, trick, leader, seat, d, trump, power, trump_mask, beats)
+    if pr.no_undertrump:
+        return _without_undertrumps(game, allowed, reason, trick, trump, power, trump_mask, beats)
+    return allowed, reason
+
+
+def _void_mask(
+    game: object,
+    pr: Any,
+    hand: int,
+    trick: tuple[int, ...],
+    leader: int,
+    seat: int,
+    d: Any,
+    trump: int,
+    power: tuple[int, ...],
+    trump_mask: int,
+    beats: tuple[int, ...],
+) -> tuple[int, str]:
+    """The cards a player who cannot follow suit may play under the duties to trump and overtrump."""
     if not pr.trump_when_void:
         return hand, ""
     trumps = hand & trump_mask
@@ -137,7 +164,7 @@ def legal_play_mask(
     best_i = winner_index(game, trick, trump)
     best = trick[best_i]
     partner_wins = (pr.trump_partner_exempt or pr.overtrump_partner_exempt) and _partner_wins(
-        game, leader, d.sitting_out, best_i, seat  # type: ignore[attr-defined]
+        game, leader, d.sitting_out, best_i, seat
     )
     ruffed = power[best] >= TRUMP_BASE
     if pr.trump_when_void == "if_beats":
@@ -158,3 +185,23 @@ def legal_play_mask(
             return trumps, "undertrump"
         return hand, ""
     return trumps, "trump_when_void"
+
+
+def _without_undertrumps(
+    game: object,
+    allowed: int,
+    reason: str,
+    trick: tuple[int, ...],
+    trump: int,
+    power: tuple[int, ...],
+    trump_mask: int,
+    beats: tuple[int, ...],
+) -> tuple[int, str]:
+    """``allowed`` less the trumps below the trump winning the trick, unless nothing else is allowed."""
+    best = trick[winner_index(game, trick, trump)]
+    if power[best] < TRUMP_BASE:
+        return allowed, reason  # no trump in the trick: nothing to undertrump
+    low = allowed & trump_mask & ~beats[best]
+    if not low or not allowed & ~low:
+        return allowed, reason
+    return allowed & ~low, "no_undertrump"

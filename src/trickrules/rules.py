@@ -102,6 +102,7 @@ class PlayRules:
     overtrump: bool
     overtrump_if_unable: str  # "any", "trump"
     overtrump_partner_exempt: bool
+    no_undertrump: bool
     privileged: frozenset[str]
     privileged_forced_by: str  # "higher_lead", "any_trump_lead"
     called_card: bool
@@ -294,6 +295,7 @@ def _compile_play(spec: Spec, where: str) -> PlayRules:
         "overtrump": False,
         "overtrump_if_unable": "any",
         "overtrump_partner_exempt": False,
+        "no_undertrump": False,
         "privileged": frozenset(),
         "privileged_forced_by": "higher_lead",
         "called_card": False,
@@ -345,6 +347,9 @@ def _compile_play(spec: Spec, where: str) -> PlayRules:
             sw["overtrump"] = True
             sw["overtrump_if_unable"] = choose(ob.if_unable, ("any", "trump"), "if_unable", "any")
             sw["overtrump_partner_exempt"] = ob.partner_exempt
+        elif ob.rule == "no_undertrump":
+            allow()
+            sw["no_undertrump"] = True
         elif ob.rule == "privileged_cards":
             allow("cards", "forced_by")
             for k, name in enumerate(ob.cards):
@@ -361,7 +366,9 @@ def _compile_play(spec: Spec, where: str) -> PlayRules:
             sw["called_card"] = True
             sw["called_card_no_lead"] = choose(ob.mode, ("must_follow", "no_lead"), "mode", "must_follow") == "no_lead"
     needing = [
-        r for r in ("head_trick", "called_card", "trump_when_void", "overtrump", "privileged_cards") if r in seen
+        r
+        for r in ("head_trick", "called_card", "trump_when_void", "overtrump", "no_undertrump", "privileged_cards")
+        if r in seen
     ]
     if needing and not sw["follow_suit"]:
         raise _fail(where, "play.obligations", f"{', '.join(map(repr, needing))} need 'follow_suit' as well.")

@@ -56,6 +56,7 @@ OBLIGATION_RULES = (
     "head_trick",
     "trump_when_void",
     "overtrump",
+    "no_undertrump",
     "privileged_cards",
     "called_card",
 )
@@ -284,7 +285,7 @@ class ObligationSpec:
     """One play obligation, a general primitive with parameters.
 
     ``rule`` is one of ``follow_suit``, ``head_trick``, ``trump_when_void``,
-    ``overtrump``, ``privileged_cards``, ``called_card``; which parameters each
+    ``overtrump``, ``no_undertrump``, ``privileged_cards``, ``called_card``; which parameters each
     takes is in ``docs/dsl.md``.
     """
 
