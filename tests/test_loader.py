@@ -292,6 +292,13 @@ BROKEN = [
         id="parameter-not-of-no_undertrump",
     ),
     pytest.param(
+        "quadrille",
+        'cards = ["Spadille", "Manille", "Basto"], forced_by = "higher_lead" }',
+        'cards = ["Spadille", "Manille", "Basto"], forced_by = "higher_lead", mode = "lone" }',
+        ["play.obligations[1].mode: expected one of ['only_privileged', 'sole_trump'], found 'lone'"],
+        id="unknown-privileged-mode",
+    ),
+    pytest.param(
         "manille",
         '{ rule = "trump_when_void", mode = "always" }',
         '{ rule = "trump_when_void", mode = "sometimes" }',

@@ -111,7 +111,7 @@ def legal_play_mask(
     if follow:
         if follow & priv_mask and led == trump and pr.privileged_forced_by == "higher_lead":
             exempt = follow & priv_mask & beats[led_card]
-            if exempt and not follow & ~exempt:
+            if exempt and not follow & ~exempt and not (pr.privileged_sole and follow & (follow - 1)):
                 return hand, ""
         if pr.called_card and seat == d.partner:  # type: ignore[attr-defined]
             # A duty of the called card's holder.

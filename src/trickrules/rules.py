@@ -105,6 +105,7 @@ class PlayRules:
     no_undertrump: bool
     privileged: frozenset[str]
     privileged_forced_by: str  # "higher_lead", "any_trump_lead"
+    privileged_sole: bool  # mode "sole_trump": privileged only as its holder's one trump
     called_card: bool
     called_card_no_lead: bool
     revoke_penalised: bool
@@ -298,6 +299,7 @@ def _compile_play(spec: Spec, where: str) -> PlayRules:
         "no_undertrump": False,
         "privileged": frozenset(),
         "privileged_forced_by": "higher_lead",
+        "privileged_sole": False,
         "called_card": False,
         "called_card_no_lead": False,
         "revoke_penalised": spec.play.revoke == "penalise",
@@ -351,7 +353,7 @@ def _compile_play(spec: Spec, where: str) -> PlayRules:
             allow()
             sw["no_undertrump"] = True
         elif ob.rule == "privileged_cards":
-            allow("cards", "forced_by")
+            allow("cards", "forced_by", "mode")
             for k, name in enumerate(ob.cards):
                 if name not in names:
                     raise _fail(
@@ -360,6 +362,9 @@ def _compile_play(spec: Spec, where: str) -> PlayRules:
             sw["privileged"] = frozenset(ob.cards)
             sw["privileged_forced_by"] = choose(
                 ob.forced_by, ("higher_lead", "any_trump_lead"), "forced_by", "higher_lead"
+            )
+            sw["privileged_sole"] = (
+                choose(ob.mode, ("only_privileged", "sole_trump"), "mode", "only_privileged") == "sole_trump"
             )
         elif ob.rule == "called_card":
             allow("mode")
