@@ -24,6 +24,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import attrs
+
 from trickrules.converter import describe_error, structure, unstructure
 from trickrules.errors import SpecError
 from trickrules.spec import Spec
@@ -32,6 +34,7 @@ __all__ = [
     "MAX_SPEC_BYTES",
     "bundled_names",
     "bundled_path",
+    "canonical_spec",
     "fingerprint",
     "load_spec",
     "read_raw",
@@ -332,6 +335,40 @@ def _display(path: Path) -> str:
 
 
 def fingerprint(spec: Spec) -> str:
-    """A short, stable digest of everything in a resolved spec (options included)."""
-    canonical = json.dumps(unstructure(spec), sort_keys=True, separators=(",", ":"))
+    """A short, stable digest of everything in a resolved spec (options included).
+
+    Fields at their default values are left out of the digest, so a later
+    version of the DSL that adds a field (with a default that keeps the old
+    behaviour) leaves every existing game's fingerprint, and so its logs, valid.
+    """
+    canonical = json.dumps(canonical_spec(spec), sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:16]
+
+
+def canonical_spec(spec: Spec) -> Any:
+    """The spec as plain data without the fields that hold their default value (what the fingerprint digests)."""
+    return _drop_defaults(spec, unstructure(spec))
+
+
+def _drop_defaults(value: Any, data: Any) -> Any:
+    """``data`` (the unstructured ``value``) without the attrs fields of ``value`` at their defaults, at any depth."""
+    if attrs.has(type(value)) and isinstance(data, dict):
+        out = dict(data)
+        for f in attrs.fields(type(value)):
+            key = f.name if f.name in out else f.name.rstrip("_")
+            if key not in out:
+                continue
+            item = getattr(value, f.name)
+            default = f.default
+            if isinstance(default, attrs.Factory):  # type: ignore[arg-type]
+                default = attrs.NOTHING if default.takes_self else default.factory()
+            if default is not attrs.NOTHING and type(item) is type(default) and item == default:
+                del out[key]
+            else:
+                out[key] = _drop_defaults(item, out[key])
+        return out
+    if isinstance(value, (tuple, list)) and isinstance(data, list) and len(value) == len(data):
+        return [_drop_defaults(v, d) for v, d in zip(value, data, strict=True)]
+    if isinstance(value, Mapping) and isinstance(data, dict):
+        return {k: _drop_defaults(value[k], d) if k in value else d for k, d in data.items()}
+    return data

@@ -198,6 +198,7 @@ class Rules:
     call_allow_own: bool
     call_fallback_replaces: bool
     call_allow_own_fallback: bool
+    call_allow_trump_fallback: bool
     call_allow_trump: bool
     call_public: bool
     play: PlayRules
@@ -609,6 +610,7 @@ def compile_rules(spec: Spec, cards: CardTable, where: str) -> Rules:
         call_fallback_replaces=callspec.fallback_replaces,
         call_allow_own_fallback=callspec.allow_own_fallback,
         call_allow_trump=callspec.allow_trump,
+        call_allow_trump_fallback=callspec.allow_trump or callspec.allow_trump_fallback,
         call_public=callspec.public,
         play=play,
         declarations=tuple(decls),

@@ -172,7 +172,9 @@ class CallSpec:
     ``allow_trump``); when the declarer holds every callable card of those
     ranks, ``fallback_ranks`` may be called too, or with ``fallback_replaces``
     only they. ``allow_own`` permits calling a card the declarer holds
-    (``allow_own_fallback`` the same for the fallback ranks). With ``public``
+    (``allow_own_fallback`` the same for the fallback ranks, and
+    ``allow_trump_fallback`` lets a fallback card be a trump even when
+    ``allow_trump`` is off). With ``public``
     the called card's holder is announced at once instead of staying secret.
     """
 
@@ -182,6 +184,7 @@ class CallSpec:
     allow_own: bool = False
     allow_own_fallback: bool = False
     allow_trump: bool = False
+    allow_trump_fallback: bool = False
     public: bool = False
 
 

@@ -860,13 +860,13 @@ def _callable(state: State) -> list[int]:
     # Before trumps are named, only the cards promoted whatever the trump suit are sure trumps.
     always = game.always_trumps
 
-    def pick(ranks: tuple[int, ...], own: bool) -> tuple[list[int], bool]:
+    def pick(ranks: tuple[int, ...], own: bool, allow_trump: bool) -> tuple[list[int], bool]:
         found = []
         all_held = True
         for c in range(cards.size):
             if cards.rank_of[c] not in ranks:
                 continue
-            if not rules.call_allow_trump and ((trump_mask >> c) & 1 or (d.trump == UNSET and (always >> c) & 1)):
+            if not allow_trump and ((trump_mask >> c) & 1 or (d.trump == UNSET and (always >> c) & 1)):
                 continue
             held = bool((hand >> c) & 1)
             all_held = all_held and held
@@ -875,9 +875,9 @@ def _callable(state: State) -> list[int]:
             found.append(c)
         return found, all_held
 
-    primary, all_held = pick(rules.call_ranks, rules.call_allow_own)
+    primary, all_held = pick(rules.call_ranks, rules.call_allow_own, rules.call_allow_trump)
     if all_held and rules.call_fallback_ranks:
-        extra, _ = pick(rules.call_fallback_ranks, rules.call_allow_own_fallback)
+        extra, _ = pick(rules.call_fallback_ranks, rules.call_allow_own_fallback, rules.call_allow_trump_fallback)
         if rules.call_fallback_replaces:
             primary = extra
         else:
