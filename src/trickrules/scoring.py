@@ -521,7 +521,12 @@ def _match_winners(game: Game, match: MatchInfo, d: DealInfo) -> tuple[int, ...]
             if dealer_group:
                 return tuple(sorted(dealer_group[0]))
         done = True
-    if rules.match_deals and match.deals_done >= rules.match_deals:
+    # "played_out": past the agreed number, deals go on until one ends with the pot empty.
+    if (
+        rules.match_deals
+        and match.deals_done >= rules.match_deals
+        and (not match.pot or rules.pot_at_end != "played_out")
+    ):
         done = True
     if not done:
         return ()

@@ -408,14 +408,15 @@ class MatchSpec:
     ``deals_multiple_of`` refuses a number of deals that is not a multiple of
     it (an agreed length that keeps the deal going round evenly).
     ``pot_at_end = "shared"`` shares the chips left in the pot equally among
-    the players when the match ends (a remainder stays in the pot).
+    the players when the match ends (a remainder stays in the pot);
+    ``"played_out"`` plays on past ``deals`` until a deal ends with the pot empty.
     """
 
     deals: int = 0
     deals_multiple_of: int = 1
     target: int = 0
     tie_break: str = field(default="extra_deal", validator=in_(("extra_deal", "shared", "dealer_side")))
-    pot_at_end: str = field(default="stays", validator=in_(("stays", "shared")))
+    pot_at_end: str = field(default="stays", validator=in_(("stays", "shared", "played_out")))
 
 
 @frozen
