@@ -77,3 +77,14 @@ def test_replay_reports_a_tampered_log_and_fails(tmp_path: Path, capsys: pytest.
     capsys.readouterr()
     assert main(["replay", str(log), "--partial"]) == 1
     assert f"event {n - 1}:" in capsys.readouterr().out
+
+
+def test_quiet_play_prints_only_the_final_standings(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "manille", "--seed", "1", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "Match over. Winners:" in out
+    assert "trick 1:" not in out
+    assert main(["play", "manille", "--seed", "1", "--deals", "1", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "Stopped after 1 deal(s). Scores: seat 0" in out
+    assert "trick 1:" not in out

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from trickrules.bots import BOTS, make_bots
 from trickrules.errors import LogFormatError, LogIntegrityError, SpecError, TrickrulesError
 from trickrules.eventlog import EventLog, replay
+from trickrules.events import MatchEnded
 from trickrules.game import Game, load
 from trickrules.loader import bundled_names
 from trickrules.render import describe_event, rules_data, rules_text, seat_list
@@ -64,7 +65,11 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
 
 def play_match(game: Game, seed: int, bots: str, max_deals: int | None = None, out: bool = True) -> EventLog:
-    """Play a match with bots and return its log; print it as it goes when ``out``."""
+    """Play a match with bots and return its log.
+
+    With ``out`` every deal is printed as it goes; without it only the end:
+    the final standings, or the scores where ``max_deals`` stopped the match.
+    """
     players = make_bots(game, bots, seed)
     state = game.new_match(seed=seed)
     printed = 0
@@ -72,8 +77,8 @@ def play_match(game: Game, seed: int, bots: str, max_deals: int | None = None, o
     def flush() -> None:
         nonlocal printed
         entries = state.entries()
-        if out:
-            for _, event in entries[printed:]:
+        for _, event in entries[printed:]:
+            if out or isinstance(event, MatchEnded):
                 line = describe_event(event)
                 if line is not None:
                     print(line)
@@ -82,11 +87,10 @@ def play_match(game: Game, seed: int, bots: str, max_deals: int | None = None, o
     flush()
     while not state.is_terminal:
         if max_deals is not None and state.match.deals_done >= max_deals:
-            if out:
-                print(
-                    f"\nStopped after {max_deals} deal(s). Scores: "
-                    + ", ".join(f"seat {s} {x}" for s, x in state.scoreboard.items())
-                )
+            print(
+                f"\nStopped after {max_deals} deal(s). Scores: "
+                + ", ".join(f"seat {s} {x}" for s, x in state.scoreboard.items())
+            )
             break
         seat = state.to_move
         assert seat is not None
