@@ -19,6 +19,7 @@ from trickrules.conformance.cli import coverage_markdown
 from trickrules.conformance.runner import DocumentReport, Suite, default_root, load_suite, run_suite
 from trickrules.errors import IllegalActionError
 from trickrules.legal import _without_undertrumps
+from trickrules.state import State
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Clauses that have no case (meta clauses excepted: they carry no executable rule).
@@ -246,47 +247,41 @@ def test_verify_option_on_the_command_line(capsys: pytest.CaptureFixture[str]) -
     assert "ok: declares quadrille-es:L51.trick-winner, quadrille-es:L77.whist-following" in out
 
 
-def test_no_undertrump_narrows_a_free_discard_and_yields_when_nothing_else_is_left() -> None:
-    """The ``no_undertrump`` primitive, through quadrille-fi's forbid_undertrump option (finding F19).
+_RUFFED_HANDS = [
+    ["AS", "QH", "JH", "2H", "3H", "KC", "4D", "6D", "7D", "AC"],
+    ["KS", "QS", "JS", "7S", "6S", "5S", "4S", "3S", "2S", "KH"],
+    ["2D", "5D", "QC", "JC", "7C", "6C", "5C", "4C", "4H", "5H"],
+    ["3D", "AD", "KD", "QD", "JD", "3C", "2C", "6H", "7H", "AH"],
+]
 
-    Diamonds are trumps and 3S is led; seat 2 ruffs with 2D. Seat 3 holds no
-    spade: its higher trumps and its plain cards stay open, 3D (below 2D) does
-    not. Without the option 3D may be played.
-    """
-    game = load("quadrille-fi", {"forbid_undertrump": "on"})
-    hands = [
-        ["AS", "QH", "JH", "2H", "3H", "KC", "4D", "6D", "7D", "AC"],
-        ["KS", "QS", "JS", "7S", "6S", "5S", "4S", "3S", "2S", "KH"],
-        ["2D", "5D", "QC", "JC", "7C", "6C", "5C", "4C", "4H", "5H"],
-        ["3D", "AD", "KD", "QD", "JD", "3C", "2C", "6H", "7H", "AH"],
-    ]
-    state = game.new_match(hands=hands, dealer=0)
+
+def _after_a_ruff(options: dict[str, str]) -> State:
+    """quadrille-fi, diamonds trumps: 3S led and ruffed with 2D; seat 3, void in spades, to play."""
+    state = load("quadrille-fi", options).new_match(hands=_RUFFED_HANDS, dealer=0)
     for text in ("bid solo", "pass", "pass", "pass", "trump D", "play 3S", "play 2D"):
         state = state.apply(text)
-    # Seat 3: AD, KD, QD, JD beat 2D; 3D does not and is refused while anything else is open.
+    return state
+
+
+def test_no_undertrump_refuses_a_low_trump_while_other_cards_are_open() -> None:
+    """The ``no_undertrump`` primitive, through quadrille-fi's forbid_undertrump option (finding F19).
+
+    Seat 3's higher trumps (AD, KD, QD, JD) and its plain cards stay open; 3D,
+    below 2D, does not. Without the option 3D may be played.
+    """
+    state = _after_a_ruff({"forbid_undertrump": "on"})
     legal = {str(a) for a in state.legal_actions()}
     assert "play 3D" not in legal
     assert {"play AD", "play 3C", "play 6H"} <= legal
     with pytest.raises(IllegalActionError, match="may not undertrump"):
         state.apply("play 3D")
-    free = load("quadrille-fi").new_match(hands=hands, dealer=0)
-    for text in ("bid solo", "pass", "pass", "pass", "trump D", "play 3S", "play 2D"):
-        free = free.apply(text)
-    assert "play 3D" in {str(a) for a in free.legal_actions()}
+    assert "play 3D" in {str(a) for a in _after_a_ruff({}).legal_actions()}
 
 
 def test_no_undertrump_leaves_the_low_trumps_when_nothing_else_is_allowed() -> None:
     """A player whose only allowed cards are trumps below the trick's winning trump still plays one."""
-    game = load("quadrille-fi", {"forbid_undertrump": "on"})
-    hands = [
-        ["AS", "QH", "JH", "2H", "3H", "KC", "4D", "6D", "7D", "AC"],
-        ["KS", "QS", "JS", "7S", "6S", "5S", "4S", "3S", "2S", "KH"],
-        ["2D", "5D", "QC", "JC", "7C", "6C", "5C", "4C", "4H", "5H"],
-        ["3D", "AD", "KD", "QD", "JD", "3C", "2C", "6H", "7H", "AH"],
-    ]
-    state = game.new_match(hands=hands, dealer=0)
-    for text in ("bid solo", "pass", "pass", "pass", "trump D", "play 3S", "play 2D"):
-        state = state.apply(text)
+    state = _after_a_ruff({"forbid_undertrump": "on"})
+    game = state.game
     d = state.core[5]
     trump_mask = game.trump_masks[d.trump]
     low = 1 << game.card_of["3D"]
