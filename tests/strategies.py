@@ -30,8 +30,8 @@ from hypothesis import strategies as st
 
 import trickrules
 from trickrules import Action, EventLog, Game, IllegalActionError, State, View
-from trickrules.cards import bits
-from trickrules.events import (
+from trickrules.compile.cards import bits
+from trickrules.engine.events import (
     POT,
     Awarded,
     CardGiven,
@@ -274,7 +274,7 @@ def walk(
 
 def actions_of(state: State) -> list[str]:
     """Return the player actions of the match so far, as text (for reproductions)."""
-    from trickrules.eventlog import action_of
+    from trickrules.records.eventlog import action_of
 
     out = []
     for entry in state.log().entries:

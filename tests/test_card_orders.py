@@ -12,9 +12,9 @@ from functools import cache
 import pytest
 
 import trickrules
-from trickrules.cards import NO_TRUMP
-from trickrules.game import Game
-from trickrules.render import rules_data
+from trickrules.compile.cards import NO_TRUMP
+from trickrules.engine.game import Game
+from trickrules.faces.render import rules_data
 
 
 @cache

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from trickrules.cli import main
+from trickrules.faces.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 

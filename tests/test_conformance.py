@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 
 from trickrules import load
-from trickrules.cli import main
-from trickrules.conformance.cli import coverage_markdown
-from trickrules.conformance.runner import DocumentReport, Suite, default_root, load_suite, run_suite
+from trickrules.engine.legal import _without_undertrumps
+from trickrules.engine.state import State
 from trickrules.errors import IllegalActionError
-from trickrules.legal import _without_undertrumps
-from trickrules.state import State
+from trickrules.faces.cli import main
+from trickrules.faces.conformance.cli import coverage_markdown
+from trickrules.faces.conformance.runner import DocumentReport, Suite, default_root, load_suite, run_suite
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Clauses that have no case (meta clauses excepted: they carry no executable rule).
@@ -78,7 +78,7 @@ def test_clauses_without_a_case_only_ever_decrease() -> None:
 def test_docs_conformance_md_is_current() -> None:
     expected = coverage_markdown(suite(), list(reports()))
     current = (ROOT / "docs" / "conformance.md").read_text(encoding="utf-8")
-    assert current == expected, "docs/conformance.md is stale: run `python -m trickrules.conformance.report`"
+    assert current == expected, "docs/conformance.md is stale: run `python -m trickrules.faces.conformance.report`"
 
 
 def test_runner_json_output_has_the_documented_keys(capsys: pytest.CaptureFixture[str]) -> None:
@@ -232,7 +232,7 @@ def test_every_option_changes_exactly_the_clauses_it_declares(game: str, option:
     Its cases change where its ``changes`` table names the clause, and no
     others do (``trickrules verify --option``).
     """
-    from trickrules.conformance.runner import verify_option
+    from trickrules.faces.conformance.runner import verify_option
 
     report = verify_option(game, option, choice, suite(), _BASE_RESULTS)  # type: ignore[arg-type]
     assert not report.undeclared, report.undeclared

@@ -24,10 +24,10 @@ from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
 
 import trickrules
 from trickrules import EventLog, Game, LogFormatError, LogIntegrityError, State, replay
-from trickrules import eventlog as eventlog_module
-from trickrules.eventlog import MAX_LOG_BYTES, LogHeader
-from trickrules.events import ACTION_EVENTS, EVENT_TYPES, CardGiven, CardPlayed, Dealt
-from trickrules.legal import REASONS
+from trickrules.engine.events import ACTION_EVENTS, EVENT_TYPES, CardGiven, CardPlayed, Dealt
+from trickrules.engine.legal import REASONS
+from trickrules.records import eventlog as eventlog_module
+from trickrules.records.eventlog import MAX_LOG_BYTES, LogHeader
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA: dict[str, Any] = json.loads((ROOT / "docs" / "log-schema.json").read_text(encoding="utf-8"))

@@ -5,9 +5,9 @@ from __future__ import annotations
 import attrs
 import pytest
 
-from trickrules.events import Dealt, TrickWon
-from trickrules.fastinit import maker, twin_of
-from trickrules.state import DealInfo, MatchInfo, State, Tally
+from trickrules.engine.events import Dealt, TrickWon
+from trickrules.engine.fastinit import maker, twin_of
+from trickrules.engine.state import DealInfo, MatchInfo, State, Tally
 
 
 @pytest.mark.parametrize("cls", [DealInfo, Tally, MatchInfo, TrickWon, Dealt])

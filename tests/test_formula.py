@@ -1,4 +1,4 @@
-"""Tests for the payout formula language in trickrules.formula."""
+"""Tests for the payout formula language in trickrules.spec.formula."""
 
 from __future__ import annotations
 
@@ -15,9 +15,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from trickrules import formula
 from trickrules.errors import FormulaError, SpecError
-from trickrules.formula import (
+from trickrules.spec import formula
+from trickrules.spec.formula import (
     MAX_DEPTH,
     MAX_MAGNITUDE,
     MAX_SOURCE_LENGTH,

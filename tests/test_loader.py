@@ -13,9 +13,9 @@ import pytest
 
 import trickrules
 from trickrules import Spec, SpecError
-from trickrules.converter import structure, unstructure
-from trickrules.loader import MAX_SPEC_BYTES, canonical_spec, fingerprint
-from trickrules.spec import MatchSpec
+from trickrules.spec.converter import structure, unstructure
+from trickrules.spec.loader import MAX_SPEC_BYTES, canonical_spec, fingerprint
+from trickrules.spec.model import MatchSpec
 
 ROOT = Path(__file__).resolve().parent.parent
 # Frozen copies of the bundled specs: the games' specs change as their rules are filled in,

@@ -13,10 +13,10 @@ import pytest
 
 import trickrules
 from trickrules import Game, SpecError, State
-from trickrules import rules as compiled_rules
-from trickrules import spec as spec_module
-from trickrules.events import TrickWon
-from trickrules.spec import ObligationSpec, PaymentSpec, VariantSpec
+from trickrules.compile import rules as compiled_rules
+from trickrules.engine.events import TrickWon
+from trickrules.spec import model as spec_module
+from trickrules.spec.model import ObligationSpec, PaymentSpec, VariantSpec
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs" / "dsl.md"

@@ -50,7 +50,7 @@ from strategies import (
     walk,
 )
 from trickrules import EventLog, Game, State
-from trickrules.events import CardGiven, Dealt, ExchangeDone, Misdealt, PartnerRevealed
+from trickrules.engine.events import CardGiven, Dealt, ExchangeDone, Misdealt, PartnerRevealed
 
 #: Completed deals the random simulation plays per game.
 DEALS_PER_GAME = scaled(60, 1000)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from trickrules.rng import RNG_VERSION, shuffled
+from trickrules.engine.rng import RNG_VERSION, shuffled
 
 
 def test_version_is_one() -> None:

@@ -6,8 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from strategies import GAMES, full_game
-from trickrules.cards import TRUMP_BASE, bits
-from trickrules.legal import winner_index
+from trickrules.compile.cards import TRUMP_BASE, bits
+from trickrules.engine.legal import winner_index
 
 
 def card_by_card_winner(trick: tuple[int, ...], eff: tuple[int, ...], power: tuple[int, ...]) -> int:

@@ -3,7 +3,7 @@
 Not part of the library or the suite: the runner reads only ``*.toml`` under
 ``conformance/cases/``. This script found the card plays of the cases that play
 whole deals, so that each deal ends with the card points the case is about.
-Rerun it only if the shuffle (``trickrules.rng.RNG_VERSION``) or the seeded
+Rerun it only if the shuffle (``trickrules.engine.rng.RNG_VERSION``) or the seeded
 deals change; the cases it wrote then need writing again.
 
 It keeps its own small model of Manille (rank order, card points, trick

@@ -337,7 +337,7 @@ def win(side: int, lo: int, hi: int = 60, trump: str = "H", note: str = "") -> D
 def match_cases() -> str:
     parts = ["# Cases that play several whole deals: rotation of the deal, match end, tie-breaks (seeds/004,\n"
              "# lines 9, 45, 52, 57, 58). Written by conformance/tools/make_cases.py. Deals after a\n"
-             "# stacked first deal (or all deals, with no hands given) come from the seed with trickrules.rng\n"
+             "# stacked first deal (or all deals, with no hands given) come from the seed with trickrules.engine.rng\n"
              "# version 1; the plays were searched for so that each deal gives the score its comment says.\n"]
 
     # Rotation: four deals, dealers 0, 1, 2, 3, then 0 again.

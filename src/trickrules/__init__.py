@@ -10,7 +10,9 @@ A game is a spec file (TOML) in the rule DSL; :func:`load` compiles it into a
 ('trump', 0)
 """
 
-from trickrules.actions import Action
+from trickrules.engine.actions import Action
+from trickrules.engine.game import Game, load
+from trickrules.engine.state import State
 from trickrules.errors import (
     FormulaError,
     IllegalActionError,
@@ -19,12 +21,10 @@ from trickrules.errors import (
     SpecError,
     TrickrulesError,
 )
-from trickrules.eventlog import EventLog, replay
-from trickrules.game import Game, load
-from trickrules.loader import bundled_names, load_spec
-from trickrules.spec import Spec
-from trickrules.state import State
-from trickrules.view import View
+from trickrules.records.eventlog import EventLog, replay
+from trickrules.records.view import View
+from trickrules.spec.loader import bundled_names, load_spec
+from trickrules.spec.model import Spec
 
 __all__ = [
     "Action",

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from attrs import frozen
 
-from trickrules.cards import CardTable
+from trickrules.compile.cards import CardTable
 from trickrules.errors import SpecError
-from trickrules.formula import Formula, compile_formula
-from trickrules.spec import ContractSpec, ObligationSpec, OutcomeSpec, Spec
+from trickrules.spec.formula import Formula, compile_formula
+from trickrules.spec.model import ContractSpec, ObligationSpec, OutcomeSpec, Spec
 
 __all__ = [
     "DEAL_VARS",

@@ -11,13 +11,13 @@ import json
 import sys
 from collections.abc import Sequence
 
-from trickrules.bots import BOTS, make_bots
+from trickrules.engine.events import MatchEnded
+from trickrules.engine.game import Game, load
 from trickrules.errors import LogFormatError, LogIntegrityError, SpecError, TrickrulesError
-from trickrules.eventlog import EventLog, replay
-from trickrules.events import MatchEnded
-from trickrules.game import Game, load
-from trickrules.loader import bundled_names
-from trickrules.render import describe_event, rules_data, rules_text, seat_list
+from trickrules.faces.bots import BOTS, make_bots
+from trickrules.faces.render import describe_event, rules_data, rules_text, seat_list
+from trickrules.records.eventlog import EventLog, replay
+from trickrules.spec.loader import bundled_names
 
 __all__ = ["main"]
 
@@ -53,7 +53,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
         print(str(exc))
         return 1
     spec = game.spec
-    from trickrules.conformance.runner import base_of
+    from trickrules.faces.conformance.runner import base_of
 
     kind = f"overlay of {base_of(args.file)!r}: " if spec.variant else ""
     print(
@@ -160,7 +160,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--partial", action="store_true", help="accept a log of a match still in progress")
     p.set_defaults(func=_cmd_replay)
 
-    from trickrules.conformance.cli import add_commands
+    from trickrules.faces.conformance.cli import add_commands
 
     add_commands(sub)
     return parser

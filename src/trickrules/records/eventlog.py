@@ -19,9 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 from attrs import evolve, frozen
 
-from trickrules.actions import Action
-from trickrules.errors import IllegalActionError, LogFormatError, LogIntegrityError, SpecError
-from trickrules.events import (
+from trickrules.engine.actions import Action
+from trickrules.engine.events import (
     ACTION_EVENTS,
     CardGiven,
     Dealt,
@@ -29,11 +28,12 @@ from trickrules.events import (
     event_from_data,
     event_to_data,
 )
-from trickrules.rng import RNG_VERSION
+from trickrules.engine.rng import RNG_VERSION
+from trickrules.errors import IllegalActionError, LogFormatError, LogIntegrityError, SpecError
 
 if TYPE_CHECKING:
-    from trickrules.game import Game
-    from trickrules.state import State
+    from trickrules.engine.game import Game
+    from trickrules.engine.state import State
 
 __all__ = ["FORMAT", "MAX_LOG_BYTES", "VERSION", "EventLog", "LogEntry", "LogHeader", "replay"]
 
@@ -124,7 +124,7 @@ def _header_from(data: Any) -> LogHeader:
         raise LogFormatError(
             f"line 1: log format version {data.get('version')!r} is not supported (this library reads {VERSION})"
         )
-    from trickrules.converter import converter, describe_error
+    from trickrules.spec.converter import converter, describe_error
 
     body = dict(data)
     options = body.get("options")
@@ -315,8 +315,8 @@ def replay(log: EventLog | str | bytes, game: Game | None = None, *, partial: bo
     event that does not match, or :class:`LogFormatError` if the log cannot
     be read.
     """
-    from trickrules.game import load
-    from trickrules.loader import bundled_names
+    from trickrules.engine.game import load
+    from trickrules.spec.loader import bundled_names
 
     if not isinstance(log, EventLog):
         log = EventLog.from_json(log)

@@ -6,8 +6,9 @@ import argparse
 import json
 from pathlib import Path
 
-from trickrules.conformance.model import Manifest
-from trickrules.conformance.runner import (
+from trickrules.errors import SpecError
+from trickrules.faces.conformance.model import Manifest
+from trickrules.faces.conformance.runner import (
     SEEDS,
     DocumentReport,
     Suite,
@@ -18,7 +19,6 @@ from trickrules.conformance.runner import (
     verify_option,
     verify_variant,
 )
-from trickrules.errors import SpecError
 
 __all__ = ["add_commands", "coverage_markdown"]
 

@@ -16,16 +16,16 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from trickrules.events import POT, Awarded, DealScored, Event, MatchEnded, paid
-from trickrules.fastinit import maker
-from trickrules.formula import Number, to_int
-from trickrules.state import DEALER, OVER, _make, _start_deal, evolve
+from trickrules.engine.events import POT, Awarded, DealScored, Event, MatchEnded, paid
+from trickrules.engine.fastinit import maker
+from trickrules.engine.state import DEALER, OVER, _make, _start_deal, evolve
+from trickrules.spec.formula import Number, to_int
 
 if TYPE_CHECKING:
-    from trickrules.formula import Formula
-    from trickrules.game import Game
-    from trickrules.rules import CompiledOutcome
-    from trickrules.state import DealInfo, MatchInfo, State, Tally
+    from trickrules.compile.rules import CompiledOutcome
+    from trickrules.engine.game import Game
+    from trickrules.engine.state import DealInfo, MatchInfo, State, Tally
+    from trickrules.spec.formula import Formula
 
 _DEAL_SCORED = maker(DealScored)
 

@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING, Any
 
 from attrs import frozen
 
-from trickrules.converter import converter
-from trickrules.state import UNSET
+from trickrules.engine.state import UNSET
+from trickrules.spec.converter import converter
 
 if TYPE_CHECKING:
-    from trickrules.state import State
+    from trickrules.engine.state import State
 
 __all__ = ["View", "make_view"]
 

@@ -1,9 +1,9 @@
-"""Regenerate ``docs/conformance.md`` from the suite: ``python -m trickrules.conformance.report``."""
+"""Regenerate ``docs/conformance.md`` from the suite: ``python -m trickrules.faces.conformance.report``."""
 
 from __future__ import annotations
 
-from trickrules.conformance.cli import coverage_markdown
-from trickrules.conformance.runner import default_root, load_suite, run_suite
+from trickrules.faces.conformance.cli import coverage_markdown
+from trickrules.faces.conformance.runner import default_root, load_suite, run_suite
 
 
 def main() -> None:

@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from attrs import frozen
 
 from trickrules.errors import SpecError
-from trickrules.spec import Spec
+from trickrules.spec.model import Spec
 
 __all__ = ["NO_TRUMP", "TRUMP_BASE", "CardTable", "TrumpTable", "bits", "compile_cards"]
 

@@ -11,7 +11,7 @@ Encoding choices, in one place:
 * Tuples are read from lists; :class:`FrozenMap` from tables/objects with
   string keys, and written back as plain dicts.
 * A field named ``from_`` is spelled ``from`` on the outside.
-* Event classes are a tagged union (registered by :mod:`trickrules.events`):
+* Event classes are a tagged union (registered by :mod:`trickrules.engine.events`):
   each carries a fixed ``"type"`` tag string that does not depend on the
   Python class name.
 
@@ -33,7 +33,7 @@ from cattrs.errors import (
 )
 from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
 
-from trickrules.frozenmap import FrozenMap
+from trickrules.spec.frozenmap import FrozenMap
 
 __all__ = ["MAX_INT", "converter", "describe_error", "structure", "unstructure"]
 

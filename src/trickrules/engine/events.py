@@ -17,8 +17,8 @@ from typing import Any, ClassVar, TypeVar
 
 from attrs import frozen
 
-from trickrules.converter import converter
 from trickrules.errors import LogFormatError
+from trickrules.spec.converter import converter
 
 __all__ = [
     "ACTION_EVENTS",
@@ -340,7 +340,7 @@ def event_from_data(data: object) -> Event:
     try:
         event: Event = converter.structure(body, cls)
     except Exception as exc:
-        from trickrules.converter import describe_error
+        from trickrules.spec.converter import describe_error
 
         raise LogFormatError(f"malformed {tag!r} event: {'; '.join(describe_error(exc))}") from None
     return event

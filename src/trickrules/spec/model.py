@@ -1,8 +1,8 @@
 """The rule DSL as frozen attrs classes.
 
 A spec file (TOML) is structured into :class:`Spec` by the one converter in
-:mod:`trickrules.converter`. Every class here is frozen and slotted; every
-collection is a tuple or a :class:`~trickrules.frozenmap.FrozenMap`. The keys
+:mod:`trickrules.spec.converter`. Every class here is frozen and slotted; every
+collection is a tuple or a :class:`~trickrules.spec.frozenmap.FrozenMap`. The keys
 and their meaning are documented, with examples, in ``docs/dsl.md``.
 
 Only *shape* is checked here (types, allowed words). Cross-references between
@@ -15,7 +15,7 @@ from __future__ import annotations
 from attrs import field, frozen
 from attrs.validators import in_
 
-from trickrules.frozenmap import FrozenMap
+from trickrules.spec.frozenmap import FrozenMap
 
 __all__ = [
     "AllPassSpec",
@@ -467,7 +467,7 @@ class Spec:
 
 
 def _register() -> None:
-    from trickrules.converter import register_renames
+    from trickrules.spec.converter import register_renames
 
     register_renames(PaymentSpec, from_="from")
 

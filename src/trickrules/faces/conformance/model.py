@@ -13,10 +13,10 @@ from typing import Any
 from attrs import evolve, field, frozen
 from attrs.validators import in_
 
-from trickrules.converter import describe_error, structure
 from trickrules.errors import SpecError
-from trickrules.frozenmap import FrozenMap
-from trickrules.loader import parse_raw
+from trickrules.spec.converter import describe_error, structure
+from trickrules.spec.frozenmap import FrozenMap
+from trickrules.spec.loader import parse_raw
 
 __all__ = ["Case", "Clause", "Document", "Expect", "Finding", "Line", "Manifest", "load_cases", "load_manifest"]
 

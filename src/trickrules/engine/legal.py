@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from trickrules.cards import TRUMP_BASE
+from trickrules.compile.cards import TRUMP_BASE
 
 __all__ = ["REASONS", "any_suit_winner_index", "legal_play_mask", "trick_seat", "winner_index"]
 
@@ -60,7 +60,7 @@ def winner_index(game: object, trick: tuple[int, ...], trump: int) -> int:
     """The index in ``trick`` of the card that wins it so far.
 
     It is the first card of highest ``led_power``: a card's power if it is a
-    trump or of the suit led, else -1 (see :class:`~trickrules.game.Game`).
+    trump or of the suit led, else -1 (see :class:`~trickrules.engine.game.Game`).
     A plain loop: over a trick's few cards it costs less than ``max``.
     """
     if game.play_rules.any_suit_wins:  # type: ignore[attr-defined]
@@ -88,8 +88,8 @@ def legal_play_mask(
 ) -> tuple[int, str]:
     """The cards ``seat`` may play from ``hand`` to ``trick``, and why it is narrowed.
 
-    ``game`` is the compiled :class:`~trickrules.game.Game` and ``d`` the
-    deal's :class:`~trickrules.state.DealInfo` (typed loosely to keep this
+    ``game`` is the compiled :class:`~trickrules.engine.game.Game` and ``d`` the
+    deal's :class:`~trickrules.engine.state.DealInfo` (typed loosely to keep this
     module free of an import cycle); the deal's fields are read only where a
     rule needs them. Every "cards that beat X" set is one lookup in the
     precomputed ``beats`` masks.

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from trickrules.cards import NO_TRUMP
-from trickrules.events import (
+from trickrules.compile.cards import NO_TRUMP
+from trickrules.engine.events import (
     Announced,
     AuctionWon,
     Awarded,
@@ -26,7 +26,7 @@ from trickrules.events import (
     TrickWon,
     TrumpNamed,
 )
-from trickrules.game import Game
+from trickrules.engine.game import Game
 
 __all__ = ["describe_event", "rules_data", "rules_text"]
 

@@ -26,9 +26,9 @@ from typing import Any
 
 import attrs
 
-from trickrules.converter import describe_error, structure, unstructure
 from trickrules.errors import SpecError
-from trickrules.spec import Spec
+from trickrules.spec.converter import describe_error, structure, unstructure
+from trickrules.spec.model import Spec
 
 __all__ = [
     "MAX_SPEC_BYTES",
@@ -54,11 +54,11 @@ _MERGE_KEYS = ("name", "rule")
 
 
 def _specs_dir() -> Path:
-    here = Path(__file__).resolve().parent
-    installed = here / "_specs"
+    package = Path(__file__).resolve().parent.parent
+    installed = package / "_specs"
     if installed.is_dir():
         return installed
-    return here.parent.parent / "specs"
+    return package.parent.parent / "specs"
 
 
 def bundled_names() -> tuple[str, ...]:

@@ -11,9 +11,9 @@ import random
 from collections.abc import Callable
 from typing import Protocol
 
-from trickrules.cards import NO_TRUMP, TRUMP_BASE
-from trickrules.game import Game
-from trickrules.view import View
+from trickrules.compile.cards import NO_TRUMP, TRUMP_BASE
+from trickrules.engine.game import Game
+from trickrules.records.view import View
 
 __all__ = ["BOTS", "Bot", "HeuristicBot", "RandomBot", "make_bots"]
 

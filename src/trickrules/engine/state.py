@@ -20,10 +20,9 @@ from typing import TYPE_CHECKING, Any
 from attrs import field, frozen
 from attrs import fields as attrs_fields
 
-from trickrules.actions import Action
-from trickrules.cards import NO_TRUMP, bits
-from trickrules.errors import IllegalActionError
-from trickrules.events import (
+from trickrules.compile.cards import NO_TRUMP, bits
+from trickrules.engine.actions import Action
+from trickrules.engine.events import (
     POT,
     Announced,
     AuctionWon,
@@ -43,14 +42,15 @@ from trickrules.events import (
     paid,
     shared,
 )
-from trickrules.fastinit import maker, twin_of
-from trickrules.legal import REASONS, legal_play_mask, winner_index
-from trickrules.rng import shuffled
+from trickrules.engine.fastinit import maker, twin_of
+from trickrules.engine.legal import REASONS, legal_play_mask, winner_index
+from trickrules.engine.rng import shuffled
+from trickrules.errors import IllegalActionError
 
 if TYPE_CHECKING:
-    from trickrules.eventlog import EventLog
-    from trickrules.game import Game
-    from trickrules.view import View
+    from trickrules.engine.game import Game
+    from trickrules.records.eventlog import EventLog
+    from trickrules.records.view import View
 
 __all__ = ["PHASES", "DealInfo", "MatchInfo", "State", "Tally", "evolve_deal", "new_match"]
 
@@ -377,14 +377,14 @@ class State:
         return new, new.last_events
 
     def log(self) -> EventLog:
-        """The match so far as an :class:`~trickrules.eventlog.EventLog`."""
-        from trickrules.eventlog import EventLog
+        """The match so far as an :class:`~trickrules.records.eventlog.EventLog`."""
+        from trickrules.records.eventlog import EventLog
 
         return EventLog.from_state(self)
 
     def view(self, seat: int) -> View:
         """What ``seat`` may know of this state."""
-        from trickrules.view import make_view
+        from trickrules.records.view import make_view
 
         return make_view(self, seat)
 
@@ -510,7 +510,7 @@ def _play_mask(state: State) -> tuple[int, str]:
 
 # The lazily computed cache and a rewritten history are set through the slot descriptors.
 _S_HIST, _S_CACHE = (State.__dict__[name].__set__ for name in ("history", "cache"))
-# New states are built as this twin and then made States (see trickrules.fastinit).
+# New states are built as this twin and then made States (see trickrules.engine.fastinit).
 _twin = twin_of(State)
 if _twin is None:  # pragma: no cover - CPython allows it for these slotted classes
     raise RuntimeError("this Python does not allow switching a slotted object's class")
@@ -702,10 +702,10 @@ def _ante_due(game: Game, match: MatchInfo, number: int) -> int:
     when = rules.ante_when
     if when == "never" or (when == "first_deal" and number != 0) or (when == "empty_pot" and match.pot):
         return 0
-    from trickrules.scoring import deal_constants
+    from trickrules.engine.scoring import deal_constants
 
     value = rules.ante.evaluate(deal_constants(game, match, number) if rules.ante.variables else {})
-    from trickrules.formula import to_int
+    from trickrules.spec.formula import to_int
 
     return to_int(value, rules.rounding, where="scoring.ante")
 
@@ -722,7 +722,7 @@ def _legal_bidding(state: State) -> list[Action]:
         if c.requires_mask & ~dealt:
             continue
         if c.eligible is not None:
-            from trickrules.scoring import eligibility_env
+            from trickrules.engine.scoring import eligibility_env
 
             if not c.eligible.evaluate(eligibility_env(state, seat, c)):
                 continue
@@ -771,7 +771,7 @@ def _step_bidding(state: State, action: Action) -> State:
         return _start_play_phase(state, d, events)
     events.append((DEALER, Redeal(d.number, d.dealer)))
     if rules.all_pass_redeal_next:
-        from trickrules.scoring import pass_out
+        from trickrules.engine.scoring import pass_out
 
         return pass_out(state, d, events)
     base = _next_phase(state, BIDDING, seat, d, ())
@@ -970,7 +970,7 @@ def _ends_early(game: Game, d: DealInfo, tally: Tally) -> bool:
     end_when = game.rules.contracts[d.contract].end_when
     if end_when is None:
         return False
-    from trickrules.scoring import sides_of_deal
+    from trickrules.engine.scoring import sides_of_deal
 
     side = sides_of_deal(game, d)[0]
     tricks = sum(1 for w in tally.winners if w in side)
@@ -1034,7 +1034,7 @@ def _step_late(state: State, action: Action) -> State:
         d = evolve(d, late="", consent=False, declined=(*d.declined, d.late))
         if refused == "ends_deal":
             # The deal ends here and is scored on the tricks taken so far.
-            from trickrules.scoring import finish_deal
+            from trickrules.engine.scoring import finish_deal
 
             return finish_deal(state, state.hands, d, state.tally, events)
     elif answer == "lead":
@@ -1159,7 +1159,7 @@ def _after_play(state: State, card: int, action: Action) -> State:
     tally = _TALLY(won, winners, tally.declared, tally.revokes, (), 0, _NO_AUCTION, tally.forfeited)
     events = (*events, (DEALER, _TRICK_WON(winner, len(winners), texts)))
     if len(winners) == game.rules.tricks_per_deal or (game.ends_early and _ends_early(game, d, tally)):
-        from trickrules.scoring import finish_deal
+        from trickrules.engine.scoring import finish_deal
 
         return finish_deal(state, hands, d, tally, list(events))
     if game.between_tricks:

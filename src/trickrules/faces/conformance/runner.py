@@ -15,14 +15,14 @@ from typing import Any
 
 from attrs import frozen
 
-from trickrules.conformance.model import Case, Expect, Manifest, load_cases, load_manifest
-from trickrules.converter import unstructure
+from trickrules.engine.events import event_to_data
+from trickrules.engine.game import Game, load
+from trickrules.engine.state import State
 from trickrules.errors import IllegalActionError, SpecError, TrickrulesError
-from trickrules.events import event_to_data
-from trickrules.game import Game, load
-from trickrules.loader import bundled_names
-from trickrules.render import rules_data
-from trickrules.state import State
+from trickrules.faces.conformance.model import Case, Expect, Manifest, load_cases, load_manifest
+from trickrules.faces.render import rules_data
+from trickrules.spec.converter import unstructure
+from trickrules.spec.loader import bundled_names
 
 __all__ = [
     "CaseResult",
@@ -40,9 +40,9 @@ __all__ = [
 
 def default_root() -> Path:
     """The bundled ``conformance/`` folder (next to ``specs/`` in a checkout)."""
-    here = Path(__file__).resolve().parent.parent
-    installed = here / "_conformance"
-    return installed if installed.is_dir() else here.parent.parent / "conformance"
+    package = Path(__file__).resolve().parents[2]
+    installed = package / "_conformance"
+    return installed if installed.is_dir() else package.parent.parent / "conformance"
 
 
 def default_seeds() -> Path:
@@ -426,7 +426,7 @@ def run_suite(
 
 def base_of(spec: str) -> str | None:
     """The bundled game an overlay (finally) extends, or ``None`` for a standalone spec."""
-    from trickrules.loader import read_raw
+    from trickrules.spec.loader import read_raw
 
     path = Path(spec)
     for _ in range(8):

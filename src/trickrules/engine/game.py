@@ -1,7 +1,7 @@
 """A compiled game: a spec with its card tables, rules and prebuilt actions.
 
 :func:`trickrules.load` returns a :class:`Game`; ``game.new_match()`` starts
-a match (:class:`~trickrules.state.State`).
+a match (:class:`~trickrules.engine.state.State`).
 """
 
 from __future__ import annotations
@@ -10,16 +10,16 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from trickrules.actions import Action
-from trickrules.cards import NO_TRUMP, TRUMP_BASE, CardTable, TrumpTable, compile_cards
+from trickrules.compile.cards import NO_TRUMP, TRUMP_BASE, CardTable, TrumpTable, compile_cards
+from trickrules.compile.rules import Rules, compile_rules
+from trickrules.engine.actions import Action
+from trickrules.engine.legal import trick_seat
 from trickrules.errors import SpecError
-from trickrules.legal import trick_seat
-from trickrules.loader import fingerprint, load_spec
-from trickrules.rules import Rules, compile_rules
-from trickrules.spec import Spec
+from trickrules.spec.loader import fingerprint, load_spec
+from trickrules.spec.model import Spec
 
 if TYPE_CHECKING:
-    from trickrules.state import State
+    from trickrules.engine.state import State
 
 __all__ = ["Game", "load"]
 
@@ -169,7 +169,7 @@ class Game:
         self.team_of: tuple[int, ...] = tuple(team_of)
         self.has_card_points = any(self.cards.points)
         self.contract_index: dict[str, int] = {c.name: c.index for c in self.rules.contracts}
-        from trickrules.scoring import contract_scoring, scoring_plan, scoring_vars
+        from trickrules.engine.scoring import contract_scoring, scoring_plan, scoring_vars
 
         self.everyone = tuple(range(self.players))
         # Every announcement's name, made before the first lead or during the play.
@@ -193,7 +193,7 @@ class Game:
         self.scoring_vars = scoring_vars(self)
         self.contract_scoring = contract_scoring(self)
         self.card_of: dict[str, int] = {c: n for n, c in enumerate(self.cards.codes)}
-        from trickrules.events import BidMade, CardPlayed, Passed, shared
+        from trickrules.engine.events import BidMade, CardPlayed, Passed, shared
 
         # Per seat (and contract): the step's events of a pass or a bid, built once and shared.
         self.pass_events: tuple[tuple[tuple[int, Passed]], ...] = tuple(
@@ -298,7 +298,7 @@ class Game:
         (one per seat) and ``pot`` start the match from given totals, as when
         resuming a match or testing its end.
         """
-        from trickrules.state import new_match
+        from trickrules.engine.state import new_match
 
         return new_match(self, seed=seed, dealer=dealer, hands=hands, turned=turned, scores=scores, pot=pot)
 
@@ -325,7 +325,7 @@ def _trick_ender(size: int, bit: Sequence[int], codes: Sequence[str]) -> _TrickE
     """The end of a trick of ``size`` cards, written out with no loop.
 
     The winner is the first card of highest value in ``value`` (a row of
-    ``Game.led_power``), as :func:`trickrules.legal.winner_index` finds it.
+    ``Game.led_power``), as :func:`trickrules.engine.legal.winner_index` finds it.
     """
     cards = ", ".join(f"t{i}" for i in range(size))
     lines = ["def end(trick, value):", f"    {cards}, = trick", "    w = 0", "    best = value[t0]"]

@@ -1,0 +1,1 @@
+"""The records layer: event logs, replay and per-seat views, built on states and events."""
