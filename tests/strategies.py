@@ -304,7 +304,7 @@ def card_locations(state: State) -> list[int]:
     d = state.deal
     masks = [*state.hands, *state.tally.won]
     masks.extend(1 << c for c in state.trick)
-    exchange = state.game.rules.contracts[d.contract].exchange if d.contract >= 0 else 0
+    exchange = state.game.rules.contracts[d.contract].exchange if d.contract is not None else 0
     delivered = exchange > 0 and len(d.returned) == exchange
     if not delivered:
         masks.extend(1 << c for c in (*d.given, *d.returned))
@@ -459,7 +459,7 @@ def all_illegal(state: State) -> list[str]:
     accepted = {str(a) for a in state.legal_actions()}
     if state.game.rules.play.revoke_penalised and state.phase == "play":
         # A revoke is accepted (and penalised at the end of the deal).
-        hand = state.hands[state.to_move_seat]
+        hand = state.hands[state.to_move or 0]
         accepted.update(f"play {state.game.cards.codes[c]}" for c in bits(hand))
     return [t for t in action_universe(state.game) if t not in accepted] + list(GARBAGE)
 
@@ -474,7 +474,7 @@ def illegal_texts(state: State, rng: random.Random, limit: int = 8) -> list[str]
     codes = state.game.cards.codes
     picks: list[str] = []
     if not state.is_terminal:
-        hand = state.hands[state.to_move_seat]
+        hand = state.hands[state.to_move or 0]
         absent = [f"play {codes[c]}" for c in range(len(codes)) if not (hand >> c) & 1]
         if absent:
             picks.append(rng.choice(absent))
@@ -618,9 +618,9 @@ def hidden_from(state: State, seat: int) -> int:
         seen |= mask
     for c in state.trick:
         seen |= 1 << c
-    if d.turned >= 0:
+    if d.turned is not None:
         seen |= 1 << d.turned
-    if d.called >= 0:
+    if d.called is not None:
         seen |= 1 << d.called
     if seat in (d.declarer, d.partner) and d.declarer != d.partner:
         for c in (*d.given, *d.returned):
@@ -675,7 +675,7 @@ def called_card_moved(state: State) -> bool:
     holder (and is named so when the card is played).
     """
     d = state.deal
-    return d.called >= 0 and d.called in d.returned
+    return d.called is not None and d.called in d.returned
 
 
 def check_partner_secret(state: State) -> None:
@@ -685,7 +685,7 @@ def check_partner_secret(state: State) -> None:
     partner, and the log's ``partner_revealed`` event names it.
     """
     d = state.deal
-    if d.called < 0:
+    if d.called is None:
         return
     players = state.game.rules.players
     called = state.game.cards.codes[d.called]
@@ -706,6 +706,11 @@ def check_partner_secret(state: State) -> None:
             assert ev.seat == d.partner, f"{ev} but the partner is seat {d.partner}"
 
 
+def uncached(state: State) -> State:
+    """The same state built afresh, with nothing computed yet."""
+    return State(**{f.name: getattr(state, f.name) for f in attrs.fields(State) if f.init})
+
+
 def check_local(state: State, rng: random.Random) -> None:
     """Run the expensive checks whose cost does not grow with the match.
 
@@ -714,7 +719,7 @@ def check_local(state: State, rng: random.Random) -> None:
     """
     check_illegal(state, illegal_texts(state, rng))
     check_universe(state)
-    check_deterministic(state, attrs.evolve(state, cache=None))
+    check_deterministic(state, uncached(state))
     check_views(state)
     check_partner_secret(state)
 

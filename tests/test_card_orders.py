@@ -91,7 +91,7 @@ def test_quadrille_es_L34_spadille_and_basto_leave_their_suits(trump: str) -> No
     g = game("quadrille")
     assert "AS" not in plain_order("quadrille", trump, "S")
     assert "AC" not in plain_order("quadrille", trump, "C")
-    table = g.tables[g.cards.suit(trump)]
+    table = g.cards.table(g.cards.suit(trump))
     assert table.eff_suit[g.cards.card("AS")] == g.cards.suit(trump)
     assert table.eff_suit[g.cards.card("AC")] == g.cards.suit(trump)
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from trickrules import load
-from trickrules.engine.legal import _without_undertrumps
+from trickrules.engine.obligations import _without_undertrumps
 from trickrules.engine.state import State
 from trickrules.errors import IllegalActionError
 from trickrules.faces.cli import main
@@ -281,16 +281,16 @@ def test_no_undertrump_refuses_a_low_trump_while_other_cards_are_open() -> None:
 def test_no_undertrump_leaves_the_low_trumps_when_nothing_else_is_allowed() -> None:
     """A player whose only allowed cards are trumps below the trick's winning trump still plays one."""
     state = _after_a_ruff({"forbid_undertrump": "on"})
-    game = state.game
-    d = state.core[5]
-    trump_mask = game.trump_masks[d.trump]
-    low = 1 << game.card_of["3D"]
-    power, beats = game.trump_data[d.trump][1], game.trump_data[d.trump][5]
-    trick = state.core[3]
+    tables = state.game._tables
+    trump = state.deal.trump
+    assert trump is not None
+    data = tables.trumps[trump]
+    low = 1 << tables.card_of["3D"]
+    trick = state.trick
     # Only a low trump allowed: it stays. A low trump and a plain card: the low trump goes.
-    assert _without_undertrumps(game, low, "", trick, d.trump, power, trump_mask, beats) == (low, "")
-    plain = 1 << game.card_of["3C"]
-    assert _without_undertrumps(game, low | plain, "", trick, d.trump, power, trump_mask, beats) == (
+    assert _without_undertrumps(tables, low, "", trick, trump, data) == (low, "")
+    plain = 1 << tables.card_of["3C"]
+    assert _without_undertrumps(tables, low | plain, "", trick, trump, data) == (
         plain,
         "no_undertrump",
     )

@@ -25,7 +25,7 @@ from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
 import trickrules
 from trickrules import EventLog, Game, LogFormatError, LogIntegrityError, State, replay
 from trickrules.engine.events import ACTION_EVENTS, EVENT_TYPES, CardGiven, CardPlayed, Dealt
-from trickrules.engine.legal import REASONS
+from trickrules.engine.obligations import REASONS
 from trickrules.records import eventlog as eventlog_module
 from trickrules.records.eventlog import MAX_LOG_BYTES, LogHeader
 

@@ -581,12 +581,94 @@ def test_evaluation_raises_nothing_but_formula_error(source: str, numbers: list[
         assert 1 < result.denominator <= MAX_MAGNITUDE
 
 
-def _outcome(evaluator: Callable[[Any], object], env: dict[str, object]) -> tuple[object, ...]:
-    try:
-        value = evaluator(env)
-    except FormulaError as exc:
-        return ("error", str(exc))
-    return ("value", type(value), value)
+class Refused(Exception):
+    """What the reference interpreter refuses, by kind: missing, type, range or zero."""
+
+
+def fit(value: object) -> Number:
+    # The range rule, as the module docstring states it; whole fractions become ints.
+    assert isinstance(value, int | Fraction)
+    if isinstance(value, Fraction):
+        if value.denominator > MAX_MAGNITUDE:
+            raise Refused("range")
+        value = value.numerator if value.denominator == 1 else value
+    if not -MAX_MAGNITUDE <= value <= MAX_MAGNITUDE:
+        raise Refused("range")
+    return int(value) if isinstance(value, int) else value
+
+
+def reference(node: ast.expr, text: str, env: dict[str, object]) -> object:
+    """A formula's meaning read off its syntax tree one node at a time: slow and plain."""
+
+    def run(child: ast.expr) -> Any:
+        return reference(child, text, env)
+
+    if isinstance(node, ast.Constant):
+        if isinstance(node.value, bool):
+            return node.value
+        return fit(Fraction(ast.get_source_segment(text, node) or ""))
+    if isinstance(node, ast.Name):
+        if node.id not in env:
+            raise Refused("missing")
+        value = env[node.id]
+        if isinstance(value, bool):
+            return value
+        if not isinstance(value, int | Fraction):
+            raise Refused("type")
+        return fit(value)
+    if isinstance(node, ast.UnaryOp):
+        operand = run(node.operand)
+        unary: dict[type[ast.AST], Callable[[Any], object]] = {
+            ast.USub: lambda a: -a, ast.UAdd: lambda a: +a, ast.Not: lambda a: not a
+        }  # fmt: skip
+        return unary[type(node.op)](operand)
+    if isinstance(node, ast.BinOp):
+        a = run(node.left)
+        if isinstance(node.op, ast.Pow):
+            return fit(a**node.right.value)  # type: ignore[attr-defined]
+        b = run(node.right)
+        if isinstance(node.op, ast.Div | ast.FloorDiv | ast.Mod) and b == 0:
+            raise Refused("zero")
+        binary: dict[type[ast.AST], Callable[[Any, Any], Any]] = {
+            ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
+            ast.Div: Fraction, ast.FloorDiv: lambda a, b: a // b, ast.Mod: lambda a, b: a % b,
+        }  # fmt: skip
+        return fit(binary[type(node.op)](a, b))
+    if isinstance(node, ast.Compare):
+        tests: dict[type[ast.AST], Callable[[Any, Any], bool]] = {
+            ast.Lt: lambda a, b: a < b, ast.LtE: lambda a, b: a <= b, ast.Gt: lambda a, b: a > b,
+            ast.GtE: lambda a, b: a >= b, ast.Eq: lambda a, b: a == b, ast.NotEq: lambda a, b: a != b,
+        }  # fmt: skip
+        left = run(node.left)
+        for op, comparator in zip(node.ops, node.comparators, strict=True):
+            right = run(comparator)  # only once the comparisons before it held
+            if not tests[type(op)](left, right):
+                return False
+            left = right
+        return True
+    if isinstance(node, ast.BoolOp):
+        for value in node.values:
+            if bool(run(value)) != isinstance(node.op, ast.And):
+                return not isinstance(node.op, ast.And)
+        return isinstance(node.op, ast.And)
+    if isinstance(node, ast.IfExp):
+        return run(node.body) if run(node.test) else run(node.orelse)
+    assert isinstance(node, ast.Call)
+    assert isinstance(node.func, ast.Name)
+    args = [run(arg) for arg in node.args]
+    functions: dict[str, Callable[[list[Any]], object]] = {
+        "min": min, "max": max, "abs": lambda a: abs(a[0]),
+        "floor": lambda a: math.floor(a[0]), "ceil": lambda a: math.ceil(a[0]),
+    }  # fmt: skip
+    return functions[node.func.id](args)
+
+
+ERROR_KINDS = {
+    "missing": "has no value",
+    "type": "not an int, Fraction or bool",
+    "range": "value out of range",
+    "zero": "division by zero",
+}
 
 
 @settings(max_examples=300)
@@ -594,18 +676,34 @@ def _outcome(evaluator: Callable[[Any], object], env: dict[str, object]) -> tupl
     st.recursive(any_leaf, any_node, max_leaves=10),
     st.lists(values | st.sampled_from(["missing", "text", None]), min_size=3, max_size=3),
 )
-def test_generated_code_agrees_with_the_closures(source: str, numbers: list[object]) -> None:
-    # A formula runs as generated Python; the closures it was checked as remain the reference.
+def test_evaluation_agrees_with_a_plain_interpreter(source: str, numbers: list[object]) -> None:
+    # The same value of the same type, or the same first error, as reading the tree node by node.
+    env = {name: value for name, value in zip("xyz", numbers, strict=True) if value != "missing"}
+    expected: tuple[object, ...]
+    try:
+        expected = ("value", reference(ast.parse(source, mode="eval").body, source, env))
+    except Refused as refused:
+        expected = ("error", refused.args[0])
+    actual: tuple[object, ...]
+    message = ""
     try:
         compiled = compile_formula(source, ["x", "y", "z"], where="f")
-    except FormulaError:
-        return
-    fast = compiled._evaluator
-    if "_slow" not in getattr(fast, "__globals__", {}):
-        return  # a formula without variables: folded to a constant
-    slow = fast.__globals__["_slow"]
-    env = {name: value for name, value in zip("xyz", numbers, strict=True) if value != "missing"}
-    assert _outcome(fast, env) == _outcome(slow, env)
+        raw = compiled._evaluator(env)  # type: ignore[arg-type]
+        value = compiled.evaluate(env)  # type: ignore[arg-type]
+    except FormulaError as exc:
+        message = str(exc)
+        actual = ("error", *[kind for kind, fragment in ERROR_KINDS.items() if fragment in message])
+    else:
+        # A formula without variables is folded when compiled: its evaluator gives 0 or 1 for a bool.
+        actual = ("value", raw if compiled.variables else fit(raw))
+        if not compiled.variables and expected[0] == "value":
+            expected = ("value", fit(expected[1]))
+    assert actual == expected, message or source
+    if actual[0] == "error":
+        assert message.startswith("f: ")
+    else:
+        assert type(actual[1]) is type(expected[1])  # the evaluator keeps a bool a bool
+        assert (type(value), value) == (type(fit(raw)), fit(raw))  # evaluate() gives a number
 
 
 @pytest.mark.parametrize(
@@ -617,20 +715,77 @@ def test_generated_code_agrees_with_the_closures(source: str, numbers: list[obje
          {"premium": 0, "stake": 3, "rate": Fraction(3, 2), "vole": True}, 18),
         ("max(0, tricks - 5) * stake / 2", {"tricks": 8, "stake": 3}, Fraction(9, 2)),
         ("-a if not b else abs(a) // 2", {"a": -7, "b": False}, 7),
+        ("pot % x + pot // x + pot / x", {"pot": 7, "x": 2}, Fraction(15, 2)),
     ],
 )  # fmt: skip
-def test_generated_code_does_not_fall_back_on_ordinary_values(
-    source: str, env: dict[str, Number | bool], expected: object, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_spec_like_formulas_give_their_values(source: str, env: dict[str, Number | bool], expected: object) -> None:
     compiled = compile_formula(source, list(env))
-    monkeypatch.setitem(compiled._evaluator.__globals__, "_slow", None)  # a fallback would fail
-    assert compiled._evaluator(env) == expected
+    assert compiled._evaluator(env) == expected  # the engine calls the evaluator directly
+    assert type(compiled._evaluator(env)) is type(expected)
 
 
-def test_the_deepest_formula_allowed_still_runs_as_generated_code() -> None:
-    source = "x"
-    for level in range(MAX_DEPTH - 1):
-        source = f"({source} + 1)" if level % 2 else f"max({source}, 1)"
-    compiled = compile_formula(source, ["x"])
-    assert compiled._evaluator.__name__ == "fast"  # not left to the closures
-    assert compiled.evaluate({"x": 3}) == 3 + (MAX_DEPTH - 1) // 2
+@pytest.mark.parametrize(
+    "shape",
+    ["({}+x)", "({}/x)", "(x//{})", "({}%y)", "-{}", "not {}", "({})**1", "max({},x)", "abs({})",
+     "x if({})else y", "({}<x<y)", "(({})and x or y)", "-(x/{})", "floor(x+{})"],
+)  # fmt: skip
+def test_the_deepest_formulas_allowed_compile_and_run(shape: str) -> None:
+    # Nest the shape until the depth or length limit refuses it; the last formula accepted must run.
+    source, levels = "x", 1
+    while len(deeper := shape.format(source)) <= MAX_SOURCE_LENGTH:
+        try:
+            compile_formula(deeper, ["x", "y"])
+        except FormulaError as exc:
+            refusal = str(exc)
+            break
+        source, levels = deeper, levels + 1
+    else:
+        refusal = "too long"
+    assert "levels deep" in refusal or refusal == "too long"
+    assert levels >= MAX_DEPTH // 2
+    compiled = compile_formula(source, ["x", "y"])
+    assert type(compiled.evaluate({"x": 2, "y": 3})) in (int, Fraction)
+
+
+@pytest.mark.parametrize(
+    ("source", "env", "message"),
+    [
+        ("pot + stake", {"pot": 1},
+         "the variable 'stake' has no value, but the formula 'pot + stake' uses it."),
+        ("x + 1", {"x": 1.5}, "the variable 'x' is 1.5 (a float), not an int, Fraction or bool."),
+        ("x + 1", {"x": MAX_MAGNITUDE + 1},
+         "value out of range: the variable 'x' comes to more than 10**15 in size."),
+        ("x * x + 1", {"x": 10**8},
+         "value out of range: 'x * x' (in 'x * x + 1') comes to more than 10**15 in size."),
+        ("(x / 7) ** 8 ** 1", {"x": 1}, "the exponent of '**' must be a whole-number literal from 0 to 8, "
+         "not '8 ** 1', in '(x / 7) ** 8 ** 1'."),
+        ("x % y", {"x": 1, "y": 0}, "division by zero in 'x % y'."),
+        ("1 + x // (y - 1)", {"x": 1, "y": 1}, "division by zero in 'x // (y - 1)' (in '1 + x // (y - 1)')."),
+        ("x / 0.0", {"x": 1}, "division by zero in 'x / 0.0'."),
+        ("x / False", {"x": 1}, "division by zero in 'x / False'."),
+        ("((x / 7) ** 8) ** 8", {"x": 1},
+         "value out of range: '((x / 7) ** 8) ** 8' has a denominator above 10**15."),
+    ],
+)  # fmt: skip
+def test_evaluation_errors_say_what_went_wrong(source: str, env: dict[str, object], message: str) -> None:
+    with pytest.raises(FormulaError) as caught:
+        compile_formula(source, ["pot", "stake", "x", "y"], where=WHERE).evaluate(env)  # type: ignore[arg-type]
+    assert str(caught.value) == f"{WHERE}: {message}"
+
+
+class Strict(dict[str, object]):
+    """A variable mapping that fails in a way of its own for one name."""
+
+    def __getitem__(self, key: str) -> object:
+        if key == "broken":
+            raise RuntimeError("the table is on fire")
+        if key == "other":
+            raise KeyError("not the variable asked for")
+        return super().__getitem__(key)
+
+
+@pytest.mark.parametrize(("name", "kind"), [("broken", RuntimeError), ("other", KeyError)])
+def test_errors_of_the_variable_mapping_itself_are_not_disguised(name: str, kind: type[Exception]) -> None:
+    compiled = compile_formula(f"x + {name}", ["x", name])
+    with pytest.raises(kind):
+        compiled.evaluate(Strict(x=1))  # type: ignore[arg-type]

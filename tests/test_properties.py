@@ -311,9 +311,9 @@ def made_public(state: State) -> tuple[int, ...]:
     """
     d = state.deal
     seats: list[int] = []
-    if d.forced:
+    if d.forced and d.declarer is not None:
         seats.append(d.declarer)
-    if d.called >= 0:
+    if d.called is not None and d.contract is not None and d.partner is not None:
         c = state.game.rules.contracts[d.contract]
         if c.exchange or c.trump_by == "called_holder" or state.game.rules.call_public:
             seats.append(d.partner)

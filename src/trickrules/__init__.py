@@ -12,8 +12,10 @@ A game is a spec file (TOML) in the rule DSL; :func:`load` compiles it into a
 
 from trickrules.engine.actions import Action
 from trickrules.engine.game import Game, load
+from trickrules.engine.records import Phase
 from trickrules.engine.state import State
 from trickrules.errors import (
+    ArgumentError,
     FormulaError,
     IllegalActionError,
     LogFormatError,
@@ -28,12 +30,14 @@ from trickrules.spec.model import Spec
 
 __all__ = [
     "Action",
+    "ArgumentError",
     "EventLog",
     "FormulaError",
     "Game",
     "IllegalActionError",
     "LogFormatError",
     "LogIntegrityError",
+    "Phase",
     "Spec",
     "SpecError",
     "State",

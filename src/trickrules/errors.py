@@ -8,6 +8,7 @@ Messages are sentences that quote the offending value and say where it is.
 from __future__ import annotations
 
 __all__ = [
+    "ArgumentError",
     "FormulaError",
     "IllegalActionError",
     "LogFormatError",
@@ -19,6 +20,15 @@ __all__ = [
 
 class TrickrulesError(Exception):
     """Base class of every error raised by trickrules."""
+
+
+class ArgumentError(TrickrulesError, ValueError):
+    """An argument given to the library is of the wrong type or out of range.
+
+    A seed, a dealer, a seat, stacked hands, starting scores, an action
+    that is not an action: the message names the argument and quotes the
+    value. Nothing is changed.
+    """
 
 
 class SpecError(TrickrulesError, ValueError):

@@ -25,6 +25,7 @@ __all__ = [
     "CompiledDeclaration",
     "CompiledOutcome",
     "CompiledPayment",
+    "LateAnnouncement",
     "PlayRules",
     "Rules",
     "compile_rules",
@@ -149,6 +150,23 @@ class CompiledDeclaration:
 
 
 @frozen
+class LateAnnouncement:
+    """An announcement offered during the play, after the declarer's side has won a run of tricks."""
+
+    name: str
+    #: The contracts it is offered in.
+    contracts: frozenset[str]
+    #: How many tricks in a row, from the first, the declarer's side must have won.
+    after_run: int
+    #: Who decides: the declarer alone, or the declarer's side (both partners).
+    by: str
+    #: How a declarer without a partner answers: announce, lead or automatic.
+    alone: str
+    #: What declining it does: nothing, or end the deal at once.
+    refused: str
+
+
+@frozen
 class CompiledPayment:
     """One payment line of an outcome."""
 
@@ -191,8 +209,8 @@ class Rules:
     announcements: tuple[tuple[str, frozenset[str]], ...]
     #: Announcements not offered in a forced contract (``when_forced = false``).
     not_when_forced: frozenset[str]
-    #: (name, contracts, after_run, by, alone, refused) of each announcement made during the play.
-    late_announcements: tuple[tuple[str, frozenset[str], int, str, str, str], ...]
+    #: The announcements made during the play.
+    late_announcements: tuple[LateAnnouncement, ...]
     call_ranks: tuple[int, ...]
     call_fallback_ranks: tuple[int, ...]
     call_allow_own: bool
@@ -484,7 +502,7 @@ def compile_rules(spec: Spec, cards: CardTable, where: str) -> Rules:
     if not contracts and seating.partnerships != "fixed":
         raise _fail(where, "bidding.contracts", "a game without contracts needs fixed partnerships.")
     announcements: list[tuple[str, frozenset[str]]] = []
-    late: list[tuple[str, frozenset[str], int, str, str, str]] = []
+    late: list[LateAnnouncement] = []
     for n, a in enumerate(spec.bidding.announcements):
         if not a.after_run and (a.alone != "announce" or a.refused != "continue"):
             raise _fail(
@@ -495,7 +513,8 @@ def compile_rules(spec: Spec, cards: CardTable, where: str) -> Rules:
         if a.after_run:
             if not 0 < a.after_run < hand:
                 raise _fail(where, f"bidding.announcements[{n}].after_run", f"expected 1 to {hand - 1}.")
-            late.append((a.name, frozenset(a.contracts or names), a.after_run, a.by, a.alone, a.refused))
+            entry = LateAnnouncement(a.name, frozenset(a.contracts or names), a.after_run, a.by, a.alone, a.refused)
+            late.append(entry)
             for k, cname in enumerate(a.contracts):
                 if cname not in names:
                     raise _fail(where, f"bidding.announcements[{n}].contracts[{k}]", f"{cname!r} is not a contract.")

@@ -23,6 +23,7 @@ from trickrules.spec.converter import converter
 __all__ = [
     "ACTION_EVENTS",
     "EVENT_TYPES",
+    "HIDDEN",
     "POT",
     "Announced",
     "AuctionWon",
@@ -52,6 +53,8 @@ __all__ = [
 
 #: The seat number that stands for the pot in payments.
 POT = -1
+#: What a seat sees of a card hidden from it (another's hand, a card handed face down).
+HIDDEN = "?"
 
 
 @frozen(weakref_slot=False)

@@ -1,7 +1,4 @@
-"""Scoring a deal.
-
-Evaluating the spec's outcomes and bonuses, moving chips or awarding
-points, and ending the match.
+"""Scoring a deal: the formula variables, the outcomes and bonuses, and the payments they make.
 
 The variables the formulas see are listed in ``docs/dsl.md``; ``pot`` is
 the pot as the deal's scoring begins, whatever earlier payments moved. Outcomes apply
@@ -16,20 +13,17 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from trickrules.engine.events import POT, Awarded, DealScored, Event, MatchEnded, paid
-from trickrules.engine.fastinit import maker
-from trickrules.engine.state import DEALER, OVER, _make, _start_deal, evolve
-from trickrules.spec.formula import Number, to_int
+from trickrules.compile.rules import CompiledContract, CompiledOutcome
+from trickrules.compile.tables import Tables
+from trickrules.engine.events import POT, Awarded, Event, paid
+from trickrules.engine.records import DEALER, Actor, DealInfo, MatchInfo, Tally
+from trickrules.spec.formula import Formula, Number, to_int
 
 if TYPE_CHECKING:
-    from trickrules.compile.rules import CompiledOutcome
     from trickrules.engine.game import Game
-    from trickrules.engine.state import DealInfo, MatchInfo, State, Tally
-    from trickrules.spec.formula import Formula
+    from trickrules.engine.state import State
 
-_DEAL_SCORED = maker(DealScored)
-
-__all__ = ["deal_constants", "eligibility_env", "finish_deal", "sides_of_deal"]
+__all__ = ["ScoringPlan", "deal_constants", "eligibility_env", "is_extra_deal", "pay_deal", "sides_of_deal"]
 
 Env = dict[str, Number | bool]
 
@@ -57,13 +51,19 @@ def is_extra_deal(game: Game, match: MatchInfo) -> bool:
     return bool(rules.match_deals) and match.deals_done >= rules.match_deals
 
 
-def eligibility_env(state: State, seat: int, contract: object) -> Env:
-    """Variables of a contract's ``eligible`` formula for ``seat``."""
+def eligibility_env(state: State, seat: int, contract: CompiledContract) -> Env:
+    """Variables of a contract's ``eligible`` formula for ``seat``.
+
+    The spec's ``vars`` are defined where their own variables are known
+    before the play (a var that needs the tricks is not); a formula error
+    propagates.
+    """
     game = state.game
     match = state.match
     rules = game.rules
+    team_of = game._tables.team_of
     score = match.scores[seat]  # in a partnership both partners carry the side's score
-    others = [match.scores[s] for s in range(rules.players) if game.team_of[s] != game.team_of[seat]]
+    others = [match.scores[s] for s in range(rules.players) if team_of[s] != team_of[seat]]
     env: Env = {
         "score": score,
         "opp_score": max(others) if others else 0,
@@ -71,19 +71,11 @@ def eligibility_env(state: State, seat: int, contract: object) -> Env:
         "players": rules.players,
         "deal": state.deal.number,
     }
-    base = deal_constants(game, match, state.deal.number)
-    for name, formula in rules.vars:
-        env[name] = _safe(formula, {**base, **env})
-    for name, formula in getattr(contract, "vars", ()):
-        env[name] = _safe(formula, {**base, **env})
+    known: Env = {**deal_constants(game, match, state.deal.number), **env}
+    for name, formula in (*rules.vars, *contract.vars):
+        if formula.variables <= known.keys():
+            env[name] = known[name] = formula.evaluate(known)
     return env
-
-
-def _safe(formula: object, env: Env) -> Number:
-    try:
-        return formula.evaluate(env)  # type: ignore[attr-defined,no-any-return]
-    except Exception:
-        return 0
 
 
 _OTHERS: dict[tuple[int, tuple[int, ...]], tuple[int, ...]] = {}
@@ -100,24 +92,25 @@ def _others(players: int, side: tuple[int, ...]) -> tuple[int, ...]:
     return found
 
 
-def sides_of_deal(game: Game, d: DealInfo) -> tuple[tuple[int, ...], ...]:
+def sides_of_deal(t: Tables, d: DealInfo) -> tuple[tuple[int, ...], ...]:
     """The sides of a deal, the declarer's side first when there is a contract."""
-    rules = game.rules
+    rules = t.rules
     n = rules.players
-    if d.contract < 0:
+    if d.contract is None or d.declarer is None:
         return rules.teams if rules.teams else tuple((s,) for s in range(n))
     c = rules.contracts[d.contract]
     side = {d.declarer}
-    if c.side == "with_called" and d.partner >= 0:
+    if c.side == "with_called" and d.partner is not None:
         side.add(d.partner)
     elif c.side in ("with_partner", "partner_sits_out", "teams"):
-        side.update(rules.teams[game.team_of[d.declarer]])
+        side.update(rules.teams[t.team_of[d.declarer]])
     ordered = tuple(sorted(side))
-    return (ordered, _others(game.players, ordered))
+    return (ordered, _others(n, ordered))
 
 
-def _top_trumps(game: Game, d: DealInfo, seat: int) -> int:
-    order = game.tables[d.trump].order
+def _top_trumps(t: Tables, d: DealInfo, seat: int) -> int:
+    assert d.trump is not None
+    order = t.cards.table(d.trump).order
     hand = d.dealt[seat]
     count = 0
     for card in order:
@@ -138,27 +131,27 @@ class _Deal:
         "card_points",
         "d",
         "declared",
-        "game",
         "last_winner",
         "match",
         "revokers",
+        "tables",
         "tricks",
         "winners",
     )
 
-    def __init__(self, game: Game, match: MatchInfo, d: DealInfo, tally: Tally) -> None:
-        n = game.players
+    def __init__(self, t: Tables, match: MatchInfo, d: DealInfo, tally: Tally) -> None:
+        n = t.players
         winners = tally.winners
-        tricks = [winners.count(s) for s in game.everyone]
-        if game.has_card_points:
-            points_of = game.points_of
+        tricks = [winners.count(s) for s in range(n)]
+        if t.has_card_points:
+            points_of = t.points_of
             card_points = [sum(points_of(mask)) for mask in tally.won]
         else:
             card_points = [0] * n
         declared = [0] * n
-        for seat, k, _ in tally.declared:
-            declared[seat] += game.rules.declarations[k].points
-        self.game = game
+        for meld in tally.declared:
+            declared[meld.seat] += t.rules.declarations[meld.declaration].points
+        self.tables = t
         self.match = match
         self.d = d
         self.tricks = tricks
@@ -166,8 +159,8 @@ class _Deal:
         self.declared = declared
         self.winners = tally.winners
         self.last_winner = tally.winners[-1]
-        self.revokers = {seat for seat, _ in tally.revokes} if tally.revokes else _NOBODY
-        self.bonus = game.rules.last_trick_bonus
+        self.revokers = {r.seat for r in tally.revokes} if tally.revokes else _NOBODY
+        self.bonus = t.rules.last_trick_bonus
 
 
 def _run(x: _Deal, side: tuple[int, ...]) -> int:
@@ -184,7 +177,7 @@ def _points(x: _Deal, side: tuple[int, ...]) -> int:
 
 
 def _top_trumps_of(x: _Deal, seat: int) -> int:
-    return _top_trumps(x.game, x.d, seat) if x.d.trump >= 0 else 0
+    return _top_trumps(x.tables, x.d, seat) if x.d.trump is not None and x.d.trump >= 0 else 0
 
 
 def _total(per_seat: list[int], seats: tuple[int, ...]) -> int:
@@ -208,36 +201,35 @@ _SIDE: dict[str, Any] = {
     "opp_points": lambda x, side, other: _points(x, other),
     "revoked": lambda x, side, other: any(s in x.revokers for s in side),
     "opp_revoked": lambda x, side, other: any(s in x.revokers for s in other),
-    "is_declarer_side": lambda x, side, other: x.d.declarer in side,
+    "is_declarer_side": lambda x, side, other: x.d.declarer is not None and x.d.declarer in side,
     "run": lambda x, side, other: _run(x, side),
     "score": lambda x, side, other: x.match.scores[side[0]],
     "opp_score": lambda x, side, other: max((x.match.scores[s] for s in other), default=0),
-    "declarer_tricks": lambda x, side, other: x.tricks[x.d.declarer] if x.d.declarer >= 0 else 0,
+    "declarer_tricks": lambda x, side, other: x.tricks[x.d.declarer] if x.d.declarer is not None else 0,
     "partner_tricks": lambda x, side, other: (
-        x.tricks[x.d.partner] if x.d.partner >= 0 and x.d.partner != x.d.declarer else 0
+        x.tricks[x.d.partner] if x.d.partner is not None and x.d.partner != x.d.declarer else 0
     ),
 }
 # How each built-in player variable is computed: (deal, seat) -> value.
 _PLAYER: dict[str, Any] = {
     "top_trumps": _top_trumps_of,
     "is_declarer": lambda x, seat: seat == x.d.declarer,
-    "is_partner": lambda x, seat: seat == x.d.partner and seat != x.d.declarer,
+    "is_partner": lambda x, seat: x.d.partner is not None and seat == x.d.partner and seat != x.d.declarer,
     "own_tricks": lambda x, seat: x.tricks[seat],
 }
 
 
-def scoring_vars(game: Game) -> dict[int, tuple[Env, tuple[tuple[str, Formula], ...]]]:
-    """The scoring vars per contract index (``-1``: no contract).
+def _scoring_vars(rules: Any) -> dict[int | None, tuple[Env, tuple[tuple[str, Formula], ...]]]:
+    """The scoring vars per contract index (``None``: no contract).
 
     For each: the vars that are constants, with their values, and the
     formulas left to evaluate each deal.
 
     A contract's var replaces a scoring var of the same name.
     """
-    rules = game.rules
-    out: dict[int, tuple[Env, tuple[tuple[str, Formula], ...]]] = {}
-    for index in (-1, *range(len(rules.contracts))):
-        own = rules.contracts[index].vars if index >= 0 else ()
+    out: dict[int | None, tuple[Env, tuple[tuple[str, Formula], ...]]] = {}
+    for index in (None, *range(len(rules.contracts))):
+        own = rules.contracts[index].vars if index is not None else ()
         mine = {name for name, _ in own}
         merged = [(n, f) for n, f in rules.vars if n not in mine] + list(own)
         consts: Env = {}
@@ -256,16 +248,15 @@ class ContractScoring:
 
     __slots__ = ("base", "bonuses", "formulas", "outcomes", "per_player", "player_formulas")
 
-    def __init__(self, game: Game, index: int, consts: Env, formulas: tuple[tuple[str, Formula], ...]) -> None:
-        rules = game.rules
-        name = rules.contracts[index].name if index >= 0 else ""
+    def __init__(self, rules: Any, index: int | None, consts: Env, formulas: tuple[tuple[str, Formula], ...]) -> None:
+        name = rules.contracts[index].name if index is not None else ""
         #: The variables that are the same in every deal of this contract.
         self.base: Env = {
             "players": rules.players,
             "tricks_total": rules.tricks_per_deal,
             "ante": 0,
             "target": rules.match_target,
-            "no_contract": index < 0,
+            "no_contract": index is None,
             **consts,
         }
         self.formulas = formulas
@@ -276,18 +267,12 @@ class ContractScoring:
         self.per_player = any(o.for_each == "player" for o in (*self.outcomes, *self.bonuses))
 
 
-def contract_scoring(game: Game) -> dict[int, ContractScoring]:
-    """A :class:`ContractScoring` per contract index (``-1``: no contract)."""
-    return {index: ContractScoring(game, index, *found) for index, found in scoring_vars(game).items()}
-
-
-def scoring_plan(game: Game) -> tuple[tuple[str, ...], tuple[str, ...]]:
+def _variables_used(rules: Any) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The built-in side and player variables that some scoring formula reads.
 
     Only these are computed when a deal is scored. Variables read by the
     spec's own ``vars`` count too, whether or not anything reads those.
     """
-    rules = game.rules
     used: set[str] = set()
     for outcome in (*rules.outcomes, *rules.bonuses):
         used |= outcome.when.variables
@@ -301,31 +286,54 @@ def scoring_plan(game: Game) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return tuple(n for n in _SIDE if n in used), tuple(n for n in _PLAYER if n in used)
 
 
-def finish_deal(
-    state: State, hands: tuple[int, ...], d: DealInfo, tally: Tally, events: list[tuple[object, Event]]
-) -> State:
-    """Score the finished deal, then deal the next one or end the match."""
-    game = state.game
-    rules = game.rules
+
+class ScoringPlan:
+    """What scoring any deal of a game needs, worked out once per game."""
+
+    __slots__ = ("announced_keys", "by_contract", "player_names", "side_names")
+
+    def __init__(self, t: Tables) -> None:
+        rules = t.rules
+        #: The built-in side and player variables some formula reads (only these are computed).
+        self.side_names, self.player_names = _variables_used(rules)
+        #: Per contract index (``None``: no contract).
+        self.by_contract: dict[int | None, ContractScoring] = {
+            index: ContractScoring(rules, index, *found) for index, found in _scoring_vars(rules).items()
+        }
+        #: Each announcement with the scoring variable that says whether it was made.
+        self.announced_keys = tuple((a, f"announced_{a}") for a in t.announcement_names)
+
+
+def pay_deal(
+    game: Game, match: MatchInfo, d: DealInfo, tally: Tally, events: list[tuple[Actor, Event]]
+) -> tuple[list[int], int, list[str]]:
+    """Apply the outcomes and bonuses of a finished deal; return the scores, the pot and what applied.
+
+    The payments' events are appended to ``events``.
+    """
+    t = game._tables
+    rules = t.rules
     n = rules.players
-    match = state.match
-    everyone = game.everyone
-    x = _Deal(game, match, d, tally)
-    sides = sides_of_deal(game, d)
+    everyone = tuple(range(n))
+    x = _Deal(t, match, d, tally)
+    sides = sides_of_deal(t, d)
     side_of = {seat: side for side in sides for seat in side}
-    contract = rules.contracts[d.contract] if d.contract >= 0 else None
-    plan = game.contract_scoring[d.contract]
+    contract = rules.contracts[d.contract] if d.contract is not None else None
+    scoring: ScoringPlan = game._scoring
+    plan = scoring.by_contract[d.contract]
     base: Env = dict(plan.base)
     base["pot"] = match.pot
     base["deal"] = d.number
-    base["no_trump"] = d.trump < 0
+    base["no_trump"] = d.trump is not None and d.trump < 0
     base["forced"] = d.forced
     base["extra_deal"] = is_extra_deal(game, match)
-    for a, key in game.announced_keys:
+    for a, key in scoring.announced_keys:
         base[key] = a in d.announced
-    side_names, player_names = game.scoring_plan
+    side_names, player_names = scoring.side_names, scoring.player_names
     formulas = plan.formulas
     player_formulas = plan.player_formulas
+    side_cache: dict[tuple[int, ...], Env] = {}
+    player_cache: dict[int, Env] = {}
 
     def side_env(side: tuple[int, ...]) -> Env:
         found = side_cache.get(side)
@@ -351,94 +359,15 @@ def finish_deal(
             player_cache[seat] = found
         return found
 
-    side_cache: dict[tuple[int, ...], Env] = {}
-    player_cache: dict[int, Env] = {}
-    scores = list(match.scores)
-    pot = match.pot
+    ledger = _Ledger(rules, d, list(match.scores), match.pot, events, sides if contract is not None else ())
     applied: list[str] = []
-
-    def roles(role: str, side: tuple[int, ...], player: int) -> tuple[int, ...]:
-        if role == "pot":
-            return (POT,)
-        if role == "declarer":
-            return (d.declarer,) if d.declarer >= 0 else ()
-        if role == "partner":
-            return (d.partner,) if d.partner >= 0 and d.partner != d.declarer else ()
-        if role == "declarer_side":
-            return sides[0] if contract is not None else ()
-        if role == "defenders":
-            return sides[1] if contract is not None else ()
-        if role == "side":
-            return side
-        if role == "opponents":
-            return _others(n, side)
-        if role == "player":
-            return (player,)
-        if role == "others":
-            return _others(n, (player,))
-        return everyone
-
-    def pay_out(outcome: CompiledOutcome, env: Env, side: tuple[int, ...], player: int) -> None:
-        nonlocal pot
-        where = ""
-        for pay in outcome.pay:
-            receivers = roles(pay.to, side, player)
-            if not receivers:
-                continue
-            amount = pay.amount.evaluate(env)
-            if rules.unit == "points":
-                where = f"scoring {outcome.name}"
-                pts = to_int(amount, rules.rounding, where=where)
-                if pay.split:
-                    pts = to_int(Fraction(pts, len(receivers)), rules.rounding)
-                if pts:
-                    for s in receivers:
-                        scores[s] += pts
-                    events.append((DEALER, Awarded(receivers, pts, outcome.name)))
-                continue
-            for payer in roles(pay.payer, side, player):
-                targets = tuple(r for r in receivers if r != payer) if payer in receivers else receivers
-                if not targets:
-                    continue
-                if type(amount) is int and (not pay.split or amount % len(targets) == 0):
-                    chips = amount // len(targets) if pay.split else amount  # whole chips: no rounding
-                else:
-                    where = where or f"scoring {outcome.name}"
-                    each = Fraction(amount, len(targets)) if pay.split else amount
-                    chips = to_int(each, rules.rounding, where=where)
-                extra_to = -2
-                leftover = 0
-                if pay.split and pay.remainder != "stays" and type(amount) is int:
-                    # The chips a split leaves over go to one receiver instead of staying put.
-                    leftover = amount - chips * len(targets)
-                    if leftover and pay.remainder == "declarer" and d.declarer in targets:
-                        extra_to = d.declarer
-                    elif leftover and pay.remainder == "first_after_dealer":
-                        extra_to = min(targets, key=lambda s: (s - d.dealer - 1) % n if s >= 0 else n)
-                for r in targets:
-                    moved = chips + leftover if r == extra_to else chips
-                    if payer == POT and moved > pot:
-                        moved = pot  # the pot never pays out more than it holds
-                    if moved <= 0:
-                        continue
-                    if payer == POT:
-                        pot -= moved
-                    else:
-                        scores[payer] -= moved
-                    if r == POT:
-                        pot += moved
-                    else:
-                        scores[r] += moved
-                    events.append((DEALER, paid(payer, r, moved, outcome.name)))
-
     # Who each kind of outcome is for: (side, player) pairs; the deal's is the declarer's side.
     by_kind: dict[str, tuple[tuple[tuple[int, ...], int], ...]] = {
-        "deal": ((sides[0], d.declarer),) if contract is not None else (),
+        "deal": ((sides[0], d.declarer),) if contract is not None and d.declarer is not None else (),
         "side": tuple((side, side[0]) for side in sides),
     }
     if plan.per_player:
         by_kind["player"] = tuple((side_of[p], p) for p in everyone)
-
     # At most one outcome applies to each (kind, player); every bonus that holds applies.
     # A condition only needs its truth, so its evaluator is called directly.
     matched: set[tuple[str, int]] = set()
@@ -452,7 +381,7 @@ def finish_deal(
             if holds(env):
                 matched.add((kind, player))
                 applied.append(outcome.name)
-                pay_out(outcome, env, side, player)
+                ledger.pay_out(outcome, env, side, player)
     # Every bonus is tried for every subject of its kind: their environments are looked up once.
     subjects: dict[str, tuple[tuple[tuple[int, ...], int, Env], ...]] = {}
     for extra in plan.bonuses:
@@ -467,71 +396,109 @@ def finish_deal(
         for side, player, env in found:
             if holds(env):
                 applied.append(extra.name)
-                pay_out(extra, env, side, player)
-    events.append((DEALER, _DEAL_SCORED(d.number, ", ".join(applied) or "none", tuple(scores), pot)))
-    match = evolve(match, scores=tuple(scores), pot=pot, deals_done=match.deals_done + 1)
-    winners = _match_winners(game, match, d)
-    if winners:
-        match = evolve(_share_pot(game, match, events), winners=winners)
-        events.append((DEALER, MatchEnded(match.scores, winners)))
-        return _make(game, OVER, -1, hands, (), state.leader, d, tally, match, state.history, tuple(events))
-    base_state = _make(game, OVER, -1, hands, (), state.leader, d, tally, match, state.history, ())
-    return _start_deal(base_state, d.number + 1, d.shuffle + 1, (d.dealer + 1) % n, match, events)
+                ledger.pay_out(extra, env, side, player)
+    return ledger.scores, ledger.pot, applied
 
 
-def pass_out(state: State, d: DealInfo, events: list[tuple[object, Event]]) -> State:
-    """A deal everyone passed, thrown in: it counts as played, and the next dealer deals."""
-    game = state.game
-    match = state.match
-    events.append((DEALER, DealScored(d.number, "passed out", match.scores, match.pot)))
-    match = evolve(match, deals_done=match.deals_done + 1)
-    winners = _match_winners(game, match, d)
-    if winners:
-        match = evolve(_share_pot(game, match, events), winners=winners)
-        events.append((DEALER, MatchEnded(match.scores, winners)))
-        return _make(game, OVER, -1, state.hands, (), state.leader, d, state.tally, match, state.history, tuple(events))
-    base = _make(game, OVER, -1, state.hands, (), state.leader, d, state.tally, match, state.history, ())
-    return _start_deal(base, d.number + 1, d.shuffle + 1, (d.dealer + 1) % game.players, match, events)
+class _Ledger:
+    """The scores and the pot while a deal's payments are made."""
 
+    __slots__ = ("d", "events", "players", "pot", "rules", "scores", "sides")
 
-def _share_pot(game: Game, match: MatchInfo, events: list[tuple[object, Event]]) -> MatchInfo:
-    """At the end of a match with ``pot_at_end = "shared"``: the pot shared equally (a remainder stays)."""
-    n = game.players
-    each = match.pot // n if game.rules.pot_at_end == "shared" else 0
-    if not each:
-        return match
-    for seat in range(n):
-        events.append((DEALER, paid(POT, seat, each, "pot shared at the end")))
-    scores = tuple(x + each for x in match.scores)
-    shared: MatchInfo = evolve(match, scores=scores, pot=match.pot - each * n)
-    return shared
+    def __init__(
+        self,
+        rules: Any,
+        d: DealInfo,
+        scores: list[int],
+        pot: int,
+        events: list[tuple[Actor, Event]],
+        sides: tuple[tuple[int, ...], ...],
+    ) -> None:
+        self.rules = rules
+        self.d = d
+        self.players = rules.players
+        self.scores = scores
+        self.pot = pot
+        self.events = events
+        #: The declarer's side and the defenders, when there is a contract.
+        self.sides = sides
 
+    def roles(self, role: str, side: tuple[int, ...], player: int) -> tuple[int, ...]:
+        """The seats (or the pot) a payment role names, for this subject."""
+        d = self.d
+        if role == "pot":
+            return (POT,)
+        if role == "declarer":
+            return (d.declarer,) if d.declarer is not None else ()
+        if role == "partner":
+            return (d.partner,) if d.partner is not None and d.partner != d.declarer else ()
+        if role == "declarer_side":
+            return self.sides[0] if self.sides else ()
+        if role == "defenders":
+            return self.sides[1] if self.sides else ()
+        if role == "side":
+            return side
+        if role == "opponents":
+            return _others(self.players, side)
+        if role == "player":
+            return (player,)
+        if role == "others":
+            return _others(self.players, (player,))
+        return tuple(range(self.players))
 
-def _match_winners(game: Game, match: MatchInfo, d: DealInfo) -> tuple[int, ...]:
-    """The winning seats if the match is over after this deal, else ``()``."""
-    rules = game.rules
-    groups = game.groups
-    scores = match.scores
-    totals = [scores[g[0]] for g in groups]
-    done = False
-    if rules.match_target and max(totals) >= rules.match_target:
-        reached = [g for g, t in zip(groups, totals, strict=True) if t >= rules.match_target]
-        if len(reached) > 1 and rules.tie_break == "dealer_side":
-            dealer_group = [g for g in reached if d.dealer in g]
-            if dealer_group:
-                return tuple(sorted(dealer_group[0]))
-        done = True
-    # "played_out": past the agreed number, deals go on until one ends with the pot empty.
-    if (
-        rules.match_deals
-        and match.deals_done >= rules.match_deals
-        and (not match.pot or rules.pot_at_end != "played_out")
-    ):
-        done = True
-    if not done:
-        return ()
-    best = max(totals)
-    leaders = [g for g, t in zip(groups, totals, strict=True) if t == best]
-    if len(leaders) > 1 and rules.tie_break == "extra_deal":
-        return ()
-    return tuple(sorted(s for g in leaders for s in g))
+    def pay_out(self, outcome: CompiledOutcome, env: Env, side: tuple[int, ...], player: int) -> None:
+        """Make the payments of one outcome or bonus that holds."""
+        rules = self.rules
+        where = f"scoring {outcome.name}"
+        for pay in outcome.pay:
+            receivers = self.roles(pay.to, side, player)
+            if not receivers:
+                continue
+            amount = pay.amount.evaluate(env)
+            if rules.unit == "points":
+                pts = to_int(amount, rules.rounding, where=where)
+                if pay.split:
+                    pts = to_int(Fraction(pts, len(receivers)), rules.rounding)
+                if pts:
+                    for s in receivers:
+                        self.scores[s] += pts
+                    self.events.append((DEALER, Awarded(receivers, pts, outcome.name)))
+                continue
+            for payer in self.roles(pay.payer, side, player):
+                targets = tuple(r for r in receivers if r != payer) if payer in receivers else receivers
+                if targets:
+                    self._move(outcome.name, pay, amount, payer, targets, where)
+
+    def _move(self, reason: str, pay: Any, amount: Number, payer: int, targets: tuple[int, ...], where: str) -> None:
+        rules = self.rules
+        d = self.d
+        if type(amount) is int and (not pay.split or amount % len(targets) == 0):
+            chips = amount // len(targets) if pay.split else amount  # whole chips: no rounding
+        else:
+            each = Fraction(amount, len(targets)) if pay.split else amount
+            chips = to_int(each, rules.rounding, where=where)
+        extra_to: int | None = None
+        leftover = 0
+        if pay.split and pay.remainder != "stays" and type(amount) is int:
+            # The chips a split leaves over go to one receiver instead of staying put.
+            leftover = amount - chips * len(targets)
+            if leftover and pay.remainder == "declarer" and d.declarer in targets:
+                extra_to = d.declarer
+            elif leftover and pay.remainder == "first_after_dealer":
+                n = self.players
+                extra_to = min(targets, key=lambda s: (s - d.dealer - 1) % n if s >= 0 else n)
+        for r in targets:
+            moved = chips + leftover if r == extra_to else chips
+            if payer == POT and moved > self.pot:
+                moved = self.pot  # the pot never pays out more than it holds
+            if moved <= 0:
+                continue
+            if payer == POT:
+                self.pot -= moved
+            else:
+                self.scores[payer] -= moved
+            if r == POT:
+                self.pot += moved
+            else:
+                self.scores[r] += moved
+            self.events.append((DEALER, paid(payer, r, moved, reason)))

@@ -86,7 +86,7 @@ class HeuristicBot:
 
     def _strength(self, view: View, trump: str) -> int:
         cards = self.game.cards
-        table = self.game.tables[cards.suit(trump)]
+        table = self.game.cards.table(cards.suit(trump))
         top = table.order[: max(3, len(table.order) // 3)]
         held = {cards.card(c) for c in view.hand}
         return sum(1 for c in top if c in held) * 2 + sum(1 for c in table.order if c in held)
@@ -112,13 +112,13 @@ class HeuristicBot:
     def _plain_power(self, view: View, code: str) -> int:
         cards = self.game.cards
         trump = NO_TRUMP if view.trump in (None, "none") else cards.suit(view.trump or "")
-        return self.game.tables[trump].power[cards.card(code)] * 100 + cards.points[cards.card(code)]
+        return self.game.cards.table(trump).power[cards.card(code)] * 100 + cards.points[cards.card(code)]
 
     def _play(self, view: View) -> str:
         game = self.game
         cards = game.cards
         trump = NO_TRUMP if view.trump == "none" else cards.suit(view.trump or cards.suit_codes[0])
-        table = game.tables[trump]
+        table = game.cards.table(trump)
         eff, power = table.eff_suit, table.power
         options = [a for a in view.legal if a.startswith("play ")]
         if not view.trick:

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from trickrules.engine.events import MatchEnded
 from trickrules.engine.game import Game, load
+from trickrules.engine.records import Phase
 from trickrules.errors import LogFormatError, LogIntegrityError, SpecError, TrickrulesError
 from trickrules.faces.bots import BOTS, make_bots
 from trickrules.faces.render import describe_event, rules_data, rules_text, seat_list
@@ -95,7 +96,7 @@ def play_match(game: Game, seed: int, bots: str, max_deals: int | None = None, o
         seat = state.to_move
         assert seat is not None
         state = state.apply(players[seat].choose(state.view(seat)))
-        if state.phase_code != 6 or not state.trick:
+        if state.phase is not Phase.PLAY or not state.trick:
             flush()
     flush()
     return state.log()

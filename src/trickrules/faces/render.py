@@ -39,7 +39,7 @@ def rules_data(game: Game, trump: str | None = None) -> dict[str, Any]:
     """
     cards = game.cards
     key = _trump_key(game, trump)
-    table = game.tables[key]
+    table = game.cards.table(key)
     names = dict(table.promoted)
     return {
         "game": game.name,

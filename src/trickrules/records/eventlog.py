@@ -15,25 +15,19 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from attrs import evolve, frozen
 
 from trickrules.engine.actions import Action
-from trickrules.engine.events import (
-    ACTION_EVENTS,
-    CardGiven,
-    Dealt,
-    Event,
-    event_from_data,
-    event_to_data,
-)
+from trickrules.engine.events import ACTION_EVENTS, HIDDEN, Event, event_from_data, event_to_data
+from trickrules.engine.game import Game, load
+from trickrules.engine.phases import redact
 from trickrules.engine.rng import RNG_VERSION
+from trickrules.engine.state import State
 from trickrules.errors import IllegalActionError, LogFormatError, LogIntegrityError, SpecError
-
-if TYPE_CHECKING:
-    from trickrules.engine.game import Game
-    from trickrules.engine.state import State
+from trickrules.spec.converter import MAX_INT, converter, describe_error
+from trickrules.spec.loader import bundled_names
 
 __all__ = ["FORMAT", "MAX_LOG_BYTES", "VERSION", "EventLog", "LogEntry", "LogHeader", "replay"]
 
@@ -44,8 +38,6 @@ VERSION = 1
 #: Larger logs are refused before parsing.
 MAX_LOG_BYTES = 64 * 1024 * 1024
 MAX_EVENTS = 1_000_000
-_MAX_JSON_INT = 2**53
-HIDDEN = "?"
 
 
 @frozen
@@ -93,7 +85,7 @@ def _int(text: str) -> int:
     if len(text) > 20:
         raise LogFormatError(f"integer {text[:20]}... is out of range (at most 2**53)")
     value = int(text)
-    if abs(value) > _MAX_JSON_INT:
+    if abs(value) > MAX_INT:
         raise LogFormatError(f"integer {text} is out of range (at most 2**53)")
     return value
 
@@ -124,8 +116,6 @@ def _header_from(data: Any) -> LogHeader:
         raise LogFormatError(
             f"line 1: log format version {data.get('version')!r} is not supported (this library reads {VERSION})"
         )
-    from trickrules.spec.converter import converter, describe_error
-
     body = dict(data)
     options = body.get("options")
     if isinstance(options, dict):
@@ -272,14 +262,7 @@ class EventLog:
         Other hands, others' exchanged cards and the seed are replaced by
         ``"?"`` or left out.
         """
-        entries = []
-        for e in self.entries:
-            ev = e.event
-            if isinstance(ev, Dealt):
-                ev = evolve(ev, hands=tuple(h if s == seat else (HIDDEN,) * len(h) for s, h in enumerate(ev.hands)))
-            elif isinstance(ev, CardGiven) and seat not in (ev.seat, ev.to):
-                ev = evolve(ev, card=HIDDEN)
-            entries.append(evolve(e, event=ev))
+        entries = [evolve(e, event=redact(e.event, seat)) for e in self.entries]
         hands = tuple(h if s == seat else (HIDDEN,) * len(h) for s, h in enumerate(self.header.hands))
         header = evolve(self.header, seed=None, hands=hands, seat=seat)
         return EventLog(header, tuple(entries))
@@ -315,9 +298,6 @@ def replay(log: EventLog | str | bytes, game: Game | None = None, *, partial: bo
     event that does not match, or :class:`LogFormatError` if the log cannot
     be read.
     """
-    from trickrules.engine.game import load
-    from trickrules.spec.loader import bundled_names
-
     if not isinstance(log, EventLog):
         log = EventLog.from_json(log)
     h = log.header

@@ -11,15 +11,13 @@ viewing seat holds the called card itself.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from attrs import frozen
 
-from trickrules.engine.state import UNSET
-from trickrules.spec.converter import converter
-
-if TYPE_CHECKING:
-    from trickrules.engine.state import State
+from trickrules.engine.state import State
+from trickrules.errors import LogFormatError
+from trickrules.spec.converter import converter, describe_error
 
 __all__ = ["View", "make_view"]
 
@@ -59,18 +57,25 @@ class View:
         return json.dumps(converter.unstructure(self), sort_keys=True, separators=(",", ":"))
 
     @classmethod
-    def from_json(cls, text: str) -> View:
-        """Read a view written by :meth:`to_json`."""
-        data: Any = json.loads(text)
-        return converter.structure(data, cls)
+    def from_json(cls, text: str | bytes) -> View:
+        """Read a view written by :meth:`to_json`; :class:`~trickrules.errors.LogFormatError` if it is not one."""
+        try:
+            data: Any = json.loads(text)
+        except (ValueError, RecursionError) as exc:
+            raise LogFormatError(f"a view must be JSON ({type(exc).__name__}: {str(exc)[:80]})") from None
+        if not isinstance(data, dict):
+            raise LogFormatError("a view must be a JSON object")
+        try:
+            return converter.structure(data, cls)
+        except Exception as exc:
+            raise LogFormatError(f"malformed view: {'; '.join(describe_error(exc))}") from None
 
 
 def make_view(state: State, seat: int) -> View:
     """Build ``seat``'s view of ``state``."""
     game = state.game
     rules = game.rules
-    if not 0 <= seat < rules.players:
-        raise ValueError(f"seat must be 0 to {rules.players - 1}, found {seat!r}")
+    game.seat(seat, "seat")
     d = state.deal
     codes = game.cards.codes
     tally = state.tally
@@ -81,7 +86,7 @@ def make_view(state: State, seat: int) -> View:
     for mask in tally.won:
         played |= mask
     partner: int | None = None
-    if d.called >= 0 and (d.revealed or seat == d.partner):
+    if d.called is not None and (d.revealed or seat == d.partner):
         partner = d.partner
     given: tuple[str, ...] = ()
     received: tuple[str, ...] = ()
@@ -95,7 +100,7 @@ def make_view(state: State, seat: int) -> View:
     return View(
         game=game.name,
         seat=seat,
-        phase=state.phase,
+        phase=state.phase.value,
         to_move=state.to_move,
         dealer=d.dealer,
         deal=d.number,
@@ -106,13 +111,15 @@ def make_view(state: State, seat: int) -> View:
         played=tuple(codes[c] for c in range(len(codes)) if (played >> c) & 1),
         contract=state.contract,
         declarer=state.declarer,
-        trump=None if d.trump == UNSET else game.cards.trump_code(d.trump),
-        turned=codes[d.turned] if d.turned >= 0 else "",
-        called=codes[d.called] if d.called >= 0 else "",
+        trump=state.trump,
+        turned=codes[d.turned] if d.turned is not None else "",
+        called=codes[d.called] if d.called is not None else "",
         partner=partner,
-        sitting_out=d.sitting_out if d.sitting_out >= 0 else None,
+        sitting_out=d.sitting_out,
         announced=d.announced,
-        declarations=tuple((s, rules.declarations[k].name, game.cards.suit_codes[x]) for s, k, x in tally.declared),
+        declarations=tuple(
+            (m.seat, rules.declarations[m.declaration].name, game.cards.suit_codes[m.suit]) for m in tally.declared
+        ),
         given=given,
         received=received,
         scoreboard=state.match.scores,

@@ -2,12 +2,11 @@
 
 Game specs write payouts as formulas such as ``stake * 3 + 1``, ``pot // 2``,
 ``max(0, tricks - 5) * stake`` or ``2 if vole else 1``. :func:`compile_formula`
-parses a formula once, checks every construct against an allow-list and turns
-it into a tree of closures, and that into one generated Python function doing the
-same work without a call per node (the closures remain the reference: they take
-over whenever a value is unusual, and give every error message);
-:meth:`Formula.evaluate` runs it against the variables of one deal without
-parsing anything again.
+parses a formula once, checks every construct against an allow-list and writes
+it out as one Python function, with a check after every step that can go wrong
+(a missing or unusable variable, a value out of range, a division by zero)
+raising the formula's own :class:`FormulaError`; :meth:`Formula.evaluate` runs
+that function against the variables of one deal without parsing anything again.
 
 The language
     Whole numbers (at most ``MAX_MAGNITUDE`` in size), decimals such as ``1.5``
@@ -51,7 +50,6 @@ from __future__ import annotations
 import ast
 import keyword
 import math
-import operator
 import re
 import reprlib
 import unicodedata
@@ -93,28 +91,24 @@ ROUNDING_MODES = ("exact", "floor", "ceil", "half_up", "half_even", "half_down")
 _Env: TypeAlias = Mapping[str, Number | bool]
 _Eval: TypeAlias = Callable[[_Env], Number]
 
-# name -> (least number of arguments, function); one-argument functions take exactly one.
-_FUNCTIONS: dict[str, tuple[int, Callable[[Any], Any]]] = {
-    "min": (2, min),
-    "max": (2, max),
-    "abs": (1, abs),
-    "floor": (1, math.floor),
-    "ceil": (1, math.ceil),
+# name -> least number of arguments; one-argument functions take exactly one.
+_FUNCTIONS: dict[str, int] = {"min": 2, "max": 2, "abs": 1, "floor": 1, "ceil": 1}
+# The allowed operators, as Python writes them (``/`` is exact division: see _Compiler.binary).
+_OPERATORS: dict[type[ast.AST], str] = {
+    ast.Add: "+",
+    ast.Sub: "-",
+    ast.Mult: "*",
+    ast.Div: "/",
+    ast.FloorDiv: "//",
+    ast.Mod: "%",
+    ast.Lt: "<",
+    ast.LtE: "<=",
+    ast.Gt: ">",
+    ast.GtE: ">=",
+    ast.Eq: "==",
+    ast.NotEq: "!=",
 }
-_OPERATORS: dict[type[ast.AST], Callable[[Any, Any], Any]] = {
-    ast.Add: operator.add,
-    ast.Sub: operator.sub,
-    ast.Mult: operator.mul,
-    ast.Div: Fraction,  # Fraction(a, b) divides exactly; _fit turns whole results into ints
-    ast.FloorDiv: operator.floordiv,
-    ast.Mod: operator.mod,
-    ast.Lt: operator.lt,
-    ast.LtE: operator.le,
-    ast.Gt: operator.gt,
-    ast.GtE: operator.ge,
-    ast.Eq: operator.eq,
-    ast.NotEq: operator.ne,
-}
+_UNARY: dict[type[ast.AST], str] = {ast.USub: "-", ast.UAdd: "+", ast.Not: "not "}
 _SYMBOLS: dict[type[ast.AST], str] = {ast.MatMult: "@", ast.LShift: "<<", ast.RShift: ">>"}
 _SYMBOLS |= {ast.BitOr: "|", ast.BitXor: "^", ast.BitAnd: "&", ast.Invert: "~", ast.Is: "is"}
 _SYMBOLS |= {ast.IsNot: "is not", ast.In: "in", ast.NotIn: "not in"}
@@ -167,15 +161,28 @@ class Formula:
 
     Make one with :func:`compile_formula`. ``source`` is the formula's text
     (without surrounding whitespace) and ``variables`` the names it uses.
-    Two formulas are equal when their text and variables are.
+    Two formulas are equal when their text and variables are. A formula
+    pickles as its text, its variables and the ``where`` of its messages, and
+    is compiled again when unpickled.
     """
 
     source: str
     variables: frozenset[str]
     _evaluator: _Eval = attrs.field(eq=False)
+    _where: str = attrs.field(default="", eq=False)
 
     def __repr__(self) -> str:
         return f"Formula({self.source!r})"
+
+    def __reduce__(self) -> tuple[Callable[[str, frozenset[str], str], Formula], tuple[str, frozenset[str], str]]:
+        # The evaluator is generated code, which does not pickle: compile the text again.
+        return _recompile, (self.source, self.variables, self._where)
+
+    def __copy__(self) -> Formula:
+        return self  # immutable: a copy could only be compiled again to the same
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Formula:
+        return self
 
     def evaluate(self, env: Mapping[str, Number | bool]) -> Number:
         """Compute the formula's value for the variables in ``env``.
@@ -215,9 +222,8 @@ def compile_formula(source: str, allowed: Iterable[str], *, where: str = "") -> 
     except (RecursionError, MemoryError, ValueError) as exc:
         message = f"the formula {_quote(text)} cannot be parsed ({type(exc).__name__})."
         raise _error(where, message) from exc
-    compiler = _Compiler(text, where, names)
-    compiler.root = tree.body
-    evaluator = compiler.build(tree.body, 1)
+    compiler = _Compiler(text, where, names, tree.body)
+    body = compiler.build(tree.body, 1)
     if unknown := compiler.unknown:
         listed = ", ".join(sorted(names)) or "none"
         quoted = " and ".join(repr(name) for name in unknown)
@@ -226,6 +232,7 @@ def compile_formula(source: str, allowed: Iterable[str], *, where: str = "") -> 
         else:
             message = f"the names {quoted} are not variables of this formula (allowed: {listed})."
         raise _error(where, message)
+    evaluator = compiler.function(body)
     if not compiler.used:
         # A formula without variables is folded to its value once, here, so that
         # an error in it (a division by zero) shows when the spec is loaded.
@@ -235,9 +242,12 @@ def compile_formula(source: str, allowed: Iterable[str], *, where: str = "") -> 
         def evaluator(env: _Env, value: Number = value) -> Number:
             return value
 
-    else:
-        evaluator = _Source(compiler, evaluator).function(tree.body)
-    return Formula(source=text, variables=frozenset(compiler.used), evaluator=evaluator)
+    return Formula(source=text, variables=frozenset(compiler.used), evaluator=evaluator, where=where)
+
+
+def _recompile(source: str, variables: frozenset[str], where: str) -> Formula:
+    """The formula ``source`` compiled again, as it was pickled (see :meth:`Formula.__reduce__`)."""
+    return compile_formula(source, variables, where=where)
 
 
 def _check_allowed(allowed: Iterable[str], where: str) -> frozenset[str]:
@@ -274,15 +284,58 @@ def _check_source(source: object, where: str) -> str:
 
 
 class _Compiler:
-    """Checks one syntax tree against the allow-list and builds its closures."""
+    """Checks one syntax tree against the allow-list and writes it as one Python function.
 
-    def __init__(self, text: str, where: str, allowed: frozenset[str]) -> None:
+    :meth:`build` walks the tree once, refusing whatever the language does not
+    allow, and returns each accepted node as a Python expression computing
+    the same value. Names of variables appear in it only as quoted keys of
+    ``env``; every other value it needs (a fraction literal, the text that an
+    error message quotes, a helper) is a global of its own :attr:`namespace`.
+    Each step that can go wrong carries its check: a variable's value is
+    taken as it is when it is a small int or a bool and otherwise passed to
+    :func:`_load`; a computed value is taken as it is when it is a small int
+    and otherwise passed to :func:`_fit`; a divisor that is not a literal is
+    checked by :func:`_divide`. Those raise the errors, so evaluation is this
+    one function and nothing else.
+    """
+
+    def __init__(self, text: str, where: str, allowed: frozenset[str], root: ast.expr) -> None:
         self.text = text
         self.where = where
         self.allowed = allowed
+        self.root = root
         self.used: set[str] = set()
         self.unknown: list[str] = []
-        self.root: ast.AST | None = None
+        self.namespace: dict[str, Any] = {
+            "_W": where,
+            "_fit": _fit,
+            "_load": _load,
+            "_divide": _divide,
+            "_missing": _missing,
+            "_F": Fraction,
+            "_max": max,
+            "_min": min,
+            "_abs": abs,
+            "_floor": math.floor,
+            "_ceil": math.ceil,
+        }
+        self.temps = 0
+
+    def function(self, body: str) -> _Eval:
+        """The generated evaluator, whose expression is ``body``."""
+        self.namespace["_N"] = frozenset(self.used)
+        self.namespace["_S"] = self.text
+        # A KeyError can only come from reading ``env``: it is the missing variable.
+        source = (
+            "def evaluate(env):\n"
+            "    try:\n"
+            f"        return {body}\n"
+            "    except KeyError as error:\n"
+            "        raise _missing(error, _N, _W, _S) from None\n"
+        )
+        exec(compile(source, f"<formula {_quote(self.text)}>", "exec"), self.namespace)
+        made: _Eval = self.namespace["evaluate"]
+        return made
 
     def segment(self, node: ast.AST) -> str:
         return ast.get_source_segment(self.text, node) or ast.unparse(node)
@@ -298,13 +351,28 @@ class _Compiler:
     def refuse(self, construct: str, node: ast.AST) -> FormulaError:
         return self.fail(f"{construct} ({_quote(self.segment(node))}) is not allowed in a formula.")
 
-    def operator(self, op: ast.AST, node: ast.AST) -> Callable[[Any, Any], Any]:
-        function = _OPERATORS.get(type(op))
-        if function is None:
+    def operator(self, op: ast.AST, node: ast.AST) -> str:
+        symbol = _OPERATORS.get(type(op))
+        if symbol is None:
             raise self.refuse(f"the operator {_SYMBOLS[type(op)]!r}", node)
-        return function
+        return symbol
 
-    def build(self, node: ast.expr, depth: int) -> _Eval:
+    def temp(self) -> str:
+        self.temps += 1
+        return f"t{self.temps}"
+
+    def constant_name(self, value: object) -> str:
+        name = f"k{len(self.namespace)}"
+        self.namespace[name] = value
+        return name
+
+    def checked(self, expression: str, what: str) -> str:
+        """``expression``, with the range check of a computed value (see :func:`_fit`)."""
+        t = self.temp()
+        small = f"type({t} := {expression}) is int and {-MAX_MAGNITUDE} <= {t} <= {MAX_MAGNITUDE}"
+        return f"({t} if {small} else _fit({t}, _W, {self.constant_name(what)}))"
+
+    def build(self, node: ast.expr, depth: int) -> str:
         # Depth is checked here rather than left to Python's recursion limit,
         # so a hostile formula fails early and with a clear message.
         if depth > MAX_DEPTH:
@@ -321,29 +389,22 @@ class _Compiler:
         if isinstance(node, ast.Compare):
             return self.compare(node, depth)
         if isinstance(node, ast.BoolOp):
+            # ``and`` and ``or`` give a bool, not one of their operands.
+            joined = f" {'and' if isinstance(node.op, ast.And) else 'or'} "
             operands = [self.build(value, depth + 1) for value in node.values]
-            conjunction = isinstance(node.op, ast.And)
-            if len(operands) <= 4:
-                # The common case, as nested pairs rather than a generator per evaluation.
-                combined = operands[-1]
-                for operand in reversed(operands[:-1]):
-                    combined = _pair(operand, combined, conjunction)
-                return combined
-            if conjunction:
-                return lambda env: all(operand(env) for operand in operands)
-            return lambda env: any(operand(env) for operand in operands)
+            return f"(True if {joined.join(operands)} else False)"
         if isinstance(node, ast.IfExp):
             test, body, orelse = (self.build(n, depth + 1) for n in (node.test, node.body, node.orelse))
-            return lambda env: body(env) if test(env) else orelse(env)
+            return f"({body} if {test} else {orelse})"
         if isinstance(node, ast.Call):
             return self.call(node, depth)
         raise self.refuse(_CONSTRUCTS.get(type(node), f"the construct {type(node).__name__}"), node)
 
-    def constant(self, node: ast.Constant) -> _Eval:
+    def constant(self, node: ast.Constant) -> str:
         value, text = node.value, self.segment(node)
         number: Number
         if isinstance(value, bool):
-            return lambda env: value
+            return repr(value)
         if isinstance(value, int):
             number = value
         elif isinstance(value, float):
@@ -363,30 +424,30 @@ class _Compiler:
                 "in size and 15 decimal places."
             )
         number = _fit(number, self.where, _quote(text))
-        return lambda env: number
+        return repr(number) if type(number) is int else self.constant_name(number)
 
-    def name(self, node: ast.Name) -> _Eval:
+    def name(self, node: ast.Name) -> str:
         name = node.id
         if name in _FUNCTIONS:
             raise self.fail(f"the function {name!r} can only be called, as in {name}(...).")
         if name not in self.allowed:
             if name not in self.unknown:
                 self.unknown.append(name)
-            return lambda env: 0  # never run: compile_formula raises after the walk
+            return "0"  # never run: compile_formula raises after the walk
         self.used.add(name)
-        return _variable(name, self.where, self.text)
+        # Read where it is used, so that a condition that stops early reads no more.
+        t = self.temp()
+        small = f"type({t} := env[{name!r}]) is int and {-MAX_MAGNITUDE} <= {t} <= {MAX_MAGNITUDE}"
+        return f"({t} if {small} or type({t}) is bool else _load({t}, {name!r}, _W))"
 
-    def unary(self, node: ast.UnaryOp, operand: _Eval) -> _Eval:
-        if isinstance(node.op, ast.USub):
-            return lambda env: -operand(env)
-        if isinstance(node.op, ast.UAdd):
-            return lambda env: +operand(env)
-        if isinstance(node.op, ast.Not):
-            return lambda env: not operand(env)
-        raise self.refuse(f"the operator {_SYMBOLS[type(node.op)]!r}", node)
+    def unary(self, node: ast.UnaryOp, operand: str) -> str:
+        symbol = _UNARY.get(type(node.op))
+        if symbol is None:
+            raise self.refuse(f"the operator {_SYMBOLS[type(node.op)]!r}", node)
+        return f"({symbol}{operand})"
 
-    def binary(self, node: ast.BinOp, depth: int) -> _Eval:
-        where, what = self.where, self.what(node)
+    def binary(self, node: ast.BinOp, depth: int) -> str:
+        what = self.what(node)
         if isinstance(node.op, ast.Pow):
             power = node.right
             exponent = power.value if isinstance(power, ast.Constant) else None
@@ -397,40 +458,27 @@ class _Compiler:
                 )
             base = self.build(node.left, depth + 1)
             # Base at most 10**15 and exponent at most 8: cheap to compute, then refused.
-            return lambda env: _fit(base(env) ** exponent, where, what)
-        function = self.operator(node.op, node)
+            return self.checked(f"{base} ** {exponent}", what)
+        symbol = self.operator(node.op, node)
         left, right = self.build(node.left, depth + 1), self.build(node.right, depth + 1)
+        divisor = node.right.value if isinstance(node.right, ast.Constant) else None
+        if symbol in ("/", "//", "%") and (divisor is None or divisor == 0):
+            # A divisor that is not a literal can be zero.
+            return f"_divide({symbol!r}, {left}, {right}, _W, {self.constant_name(what)})"
+        if symbol == "/":
+            # Fraction(a, b) divides exactly; _fit turns whole results into ints.
+            return f"_fit(_F({left}, {right}), _W, {self.constant_name(what)})"
+        return self.checked(f"{left} {symbol} {right}", what)
 
-        def run(env: _Env) -> Number:
-            a, b = left(env), right(env)
-            try:
-                result = function(a, b)
-            except ZeroDivisionError:
-                raise _error(where, f"division by zero in {what}.") from None
-            return _fit(result, where, what)
+    def compare(self, node: ast.Compare, depth: int) -> str:
+        symbols = [self.operator(op, node) for op in node.ops]
+        # Python chains comparisons as formulas do: left to right, and lazily.
+        parts = [self.build(node.left, depth + 1)]
+        for symbol, operand in zip(symbols, node.comparators, strict=True):
+            parts += [symbol, self.build(operand, depth + 1)]
+        return f"({' '.join(parts)})"
 
-        return run
-
-    def compare(self, node: ast.Compare, depth: int) -> _Eval:
-        tests = [self.operator(op, node) for op in node.ops]
-        first = self.build(node.left, depth + 1)
-        rest = [(t, self.build(c, depth + 1)) for t, c in zip(tests, node.comparators, strict=True)]
-        if len(rest) == 1:
-            ((only, second),) = rest
-            return lambda env: only(first(env), second(env))
-
-        def run(env: _Env) -> bool:
-            a = first(env)
-            for test, operand in rest:  # left to right and lazily, as Python chains
-                b = operand(env)
-                if not test(a, b):
-                    return False
-                a = b
-            return True
-
-        return run
-
-    def call(self, node: ast.Call, depth: int) -> _Eval:
+    def call(self, node: ast.Call, depth: int) -> str:
         func = node.func
         if not isinstance(func, ast.Name) or func.id not in _FUNCTIONS:
             raise self.fail(
@@ -442,162 +490,39 @@ class _Compiler:
         for arg in node.args:
             if isinstance(arg, ast.Starred):
                 raise self.refuse("a starred argument", arg)
-        least, function = _FUNCTIONS[func.id]
+        least = _FUNCTIONS[func.id]
         if len(node.args) < least or (least == 1 and len(node.args) > 1):
             wanted = "exactly one argument" if least == 1 else "two or more arguments"
             raise self.fail(f"{func.id}() takes {wanted}, in {self.what(node)}.")
-        args = [self.build(arg, depth + 1) for arg in node.args]
+        args = ", ".join(self.build(arg, depth + 1) for arg in node.args)
         if least == 1:
-            return lambda env: function(args[0](env))
-        return lambda env: function([arg(env) for arg in args])
+            return f"_{func.id}({args})"
+        return f"_{func.id}(({args},))"
 
 
-def _pair(first: _Eval, second: _Eval, conjunction: bool) -> _Eval:
-    """``first and second`` (or ``or``), each operand taken as a truth value."""
-    if conjunction:
-        return lambda env: bool(first(env)) and bool(second(env))
-    return lambda env: bool(first(env)) or bool(second(env))
-
-
-def _variable(name: str, where: str, text: str) -> _Eval:
-    def load(env: _Env) -> Number:
-        try:
-            value = env[name]
-        except KeyError:
-            message = f"the variable {name!r} has no value, but the formula {_quote(text)} uses it."
-            raise _error(where, message) from None
-        if type(value) is int and -MAX_MAGNITUDE <= value <= MAX_MAGNITUDE:
-            return value
-        if isinstance(value, bool):
-            return value
-        if not isinstance(value, int | Fraction):
-            found = f"{reprlib.repr(value)} (a {type(value).__name__})"
-            message = f"the variable {name!r} is {found}, not an int, Fraction or bool."
-            raise _error(where, message)
-        return _fit(value, where, f"the variable {name!r}")
-
-    return load
-
-
-class _Bail(Exception):
-    """A value the generated code leaves to the closures (which then explain any error)."""
-
-
-_PYTHON_OPERATORS: dict[type[ast.AST], str] = {
-    ast.Add: "+",
-    ast.Sub: "-",
-    ast.Mult: "*",
-    ast.FloorDiv: "//",
-    ast.Mod: "%",
-    ast.Lt: "<",
-    ast.LtE: "<=",
-    ast.Gt: ">",
-    ast.GtE: ">=",
-    ast.Eq: "==",
-    ast.NotEq: "!=",
-}
-
-
-class _Source:
-    """The same formula as one generated Python function: the closures' work without their calls.
-
-    It is built from the syntax tree that :class:`_Compiler` has already
-    checked, so it holds only the allowed constructs; names of variables
-    appear only as quoted dictionary keys. Every value is checked as the
-    closures check it. Anything unusual (a missing variable, a value out of
-    range, a division by zero) hands the whole evaluation to the closures,
-    which give the same result or raise the same error, so the generated
-    code never needs error messages of its own.
-    """
-
-    def __init__(self, compiler: _Compiler, closures: _Eval) -> None:
-        self.compiler = compiler
-        self.closures = closures
-        self.namespace: dict[str, Any] = {
-            "_var": _variable_value,
-            "_fit": _fit,
-            "_F": Fraction,
-            "_M": MAX_MAGNITUDE,
-            "_max": max,
-            "_min": min,
-            "_abs": abs,
-            "_floor": math.floor,
-            "_ceil": math.ceil,
-            "_slow": closures,
-        }
-        self.temps = 0
-
-    def function(self, root: ast.expr) -> _Eval:
-        """The generated evaluator, or the closures if Python cannot compile it."""
-        try:
-            body = self.expr(root)
-            source = f"def fast(env):\n    try:\n        return {body}\n"
-            source += "    except Exception:\n        return _slow(env)\n"
-            exec(compile(source, "<formula>", "exec"), self.namespace)
-        except (SyntaxError, RecursionError, MemoryError, ValueError):  # pragma: no cover - nesting is capped
-            return self.closures
-        made: _Eval = self.namespace["fast"]
-        return made
-
-    def temp(self) -> str:
-        self.temps += 1
-        return f"t{self.temps}"
-
-    def constant(self, value: object) -> str:
-        name = f"k{len(self.namespace)}"
-        self.namespace[name] = value
-        return name
-
-    def checked(self, expression: str) -> str:
-        """``expression`` with the closures' range check (``_fit``) of a computed value."""
-        t = self.temp()
-        return f"({t} if type({t} := {expression}) is int and -_M <= {t} <= _M else _fit({t}, '', ''))"
-
-    def expr(self, node: ast.expr) -> str:
-        if isinstance(node, ast.Constant):
-            value = self.compiler.build(node, 1)({})  # the closures' own reading of the literal
-            return self.constant(value)
-        if isinstance(node, ast.Name):
-            # Read where it is used, so that a condition that stops early reads no more.
-            t = self.temp()
-            small = f"type({t} := env[{node.id!r}]) is int and -_M <= {t} <= _M"
-            return f"({t} if {small} or type({t}) is bool else _var({t}))"
-        if isinstance(node, ast.UnaryOp):
-            symbol = {ast.USub: "-", ast.UAdd: "+", ast.Not: "not "}[type(node.op)]
-            return f"({symbol}{self.expr(node.operand)})"
-        if isinstance(node, ast.BinOp):
-            left = self.expr(node.left)
-            if isinstance(node.op, ast.Pow):
-                return self.checked(f"{left} ** {node.right.value}")  # type: ignore[attr-defined]
-            right = self.expr(node.right)
-            if isinstance(node.op, ast.Div):
-                return f"_fit(_F({left}, {right}), '', '')"
-            return self.checked(f"{left} {_PYTHON_OPERATORS[type(node.op)]} {right}")
-        if isinstance(node, ast.Compare):
-            parts = [self.expr(node.left)]
-            for op, operand in zip(node.ops, node.comparators, strict=True):
-                parts += [_PYTHON_OPERATORS[type(op)], self.expr(operand)]
-            return f"({' '.join(parts)})"
-        if isinstance(node, ast.BoolOp):
-            joined = f" {'and' if isinstance(node.op, ast.And) else 'or'} ".join(self.expr(v) for v in node.values)
-            return f"(True if {joined} else False)"
-        if isinstance(node, ast.IfExp):
-            return f"({self.expr(node.body)} if {self.expr(node.test)} else {self.expr(node.orelse)})"
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-            args = ", ".join(self.expr(a) for a in node.args)
-            if node.func.id in ("min", "max"):
-                return f"_{node.func.id}(({args},))"
-            return f"_{node.func.id}({args})"
-        raise ValueError(node)  # pragma: no cover - the compiler refused it already
-
-
-def _variable_value(value: object) -> Number:
-    """A variable's value that is not a small int, as the closures take it (or :class:`_Bail`)."""
-    if isinstance(value, bool):
-        return value
+def _load(value: object, name: str, where: str) -> Number:
+    """A variable's value that is neither a small int nor a bool: normalised and checked."""
     if not isinstance(value, int | Fraction):
-        raise _Bail
-    return _fit(value, "", "")
+        found = f"{reprlib.repr(value)} (a {type(value).__name__})"
+        raise _error(where, f"the variable {name!r} is {found}, not an int, Fraction or bool.")
+    return _fit(value, where, f"the variable {name!r}")
+
+
+def _divide(symbol: str, a: Number, b: Number, where: str, what: str) -> Number:
+    """``a / b``, ``a // b`` or ``a % b``, refusing a zero divisor."""
+    if not b:
+        raise _error(where, f"division by zero in {what}.")
+    if symbol == "/":
+        return _fit(Fraction(a, b), where, what)
+    return _fit(a // b if symbol == "//" else a % b, where, what)
+
+
+def _missing(error: KeyError, names: frozenset[str], where: str, text: str) -> Exception:
+    """The error to raise for ``error``, a KeyError met while reading the variables."""
+    name = error.args[0] if len(error.args) == 1 else None
+    if isinstance(name, str) and name in names:
+        return _error(where, f"the variable {name!r} has no value, but the formula {_quote(text)} uses it.")
+    return error  # not one of this formula's variables: the mapping's own error
 
 
 def to_int(value: Number, rounding: str, *, where: str = "") -> int:

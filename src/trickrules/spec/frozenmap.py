@@ -17,6 +17,13 @@ class FrozenMap(Mapping[K, V], Generic[K, V]):
     Spec sections such as card points (``{"A": 11, "3": 10}``) are mappings in
     the TOML file; inside a frozen spec they must not be mutable, and they must
     hash so that specs and states can be compared and cached.
+
+    Equality ignores order, as a dict's does, and so does the hash (that of
+    the set of items, worked out once): two equal maps hash alike. A map also
+    equals a plain mapping with the same items (a dict cannot be hashed, so
+    no hash has to agree). The values must be hashable for the map to be.
+    A map pickles as its items; the remembered hash is not pickled, because
+    string hashes differ from one process to the next.
     """
 
     __slots__ = ("_data", "_hash")
@@ -36,7 +43,7 @@ class FrozenMap(Mapping[K, V], Generic[K, V]):
 
     def __hash__(self) -> int:
         if self._hash is None:
-            self._hash = hash(tuple(self._data.items()))
+            self._hash = hash(frozenset(self._data.items()))
         return self._hash
 
     def __eq__(self, other: object) -> bool:
@@ -45,6 +52,10 @@ class FrozenMap(Mapping[K, V], Generic[K, V]):
         if isinstance(other, Mapping):
             return self._data == dict(other)
         return NotImplemented
+
+    def __reduce__(self) -> tuple[type[FrozenMap[K, V]], tuple[dict[K, V]]]:
+        # Rebuilt from the items alone: a hash remembered here is wrong in another process.
+        return type(self), (dict(self._data),)
 
     def __repr__(self) -> str:
         return f"FrozenMap({self._data!r})"

@@ -153,7 +153,7 @@ def _check(game: Game, state: State, expect: Expect) -> list[str]:
     if expect.total_points is not None and expect.total_points != sum(game.cards.points):
         differ("total card points", expect.total_points, sum(game.cards.points))
     for code, points in (expect.card_points or {}).items():
-        got = game.cards.points[game.cards.card(code)] if code in game.card_of else None
+        got = game.cards.points[game.cards.card(code)] if code in game.cards.codes else None
         if got != points:
             differ(f"points of {code}", points, got)
     if expect.phase and expect.phase != state.phase:

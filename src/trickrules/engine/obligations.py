@@ -1,5 +1,9 @@
 """Which cards a player may play: the play obligations as bit-mask arithmetic.
 
+The spec's ``play.obligations`` (follow suit, head the trick, trump when
+void, overtrump, privileged cards, the called card's duties) are compiled
+into :class:`~trickrules.compile.rules.PlayRules`; this module applies them.
+
 :func:`legal_play_mask` is on the hot path. It returns the mask of legal cards
 and the name of the obligation that last narrowed the choice, so an illegal
 play can be refused with the rule that forbids it, without a second,
@@ -8,11 +12,17 @@ slower implementation of the same rules.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from trickrules.compile.cards import TRUMP_BASE
+from trickrules.compile.rules import PlayRules
+from trickrules.compile.tables import Tables, TrumpData
+from trickrules.engine.records import DealInfo
 
-__all__ = ["REASONS", "any_suit_winner_index", "legal_play_mask", "trick_seat", "winner_index"]
+if TYPE_CHECKING:
+    from trickrules.engine.state import State
+
+__all__ = ["REASONS", "any_suit_winner_index", "legal_play_mask", "play_mask", "winner_index"]
 
 #: What each reason code says in an error message.
 REASONS = {
@@ -46,27 +56,17 @@ def any_suit_winner_index(trick: tuple[int, ...], power: tuple[int, ...], place:
     return best_i
 
 
-def trick_seat(players: int, leader: int, sitting_out: int, index: int) -> int:
-    """The seat that plays the card at ``index`` of a trick led by ``leader``."""
-    who = leader
-    for _ in range(index):
-        who = (who + 1) % players
-        if who == sitting_out:
-            who = (who + 1) % players
-    return who
-
-
-def winner_index(game: object, trick: tuple[int, ...], trump: int) -> int:
+def winner_index(t: Tables, trick: tuple[int, ...], trump: int) -> int:
     """The index in ``trick`` of the card that wins it so far.
 
     It is the first card of highest ``led_power``: a card's power if it is a
-    trump or of the suit led, else -1 (see :class:`~trickrules.engine.game.Game`).
+    trump or of the suit led, else -1 (see :class:`~trickrules.compile.tables.TrumpData`).
     A plain loop: over a trick's few cards it costs less than ``max``.
     """
-    if game.play_rules.any_suit_wins:  # type: ignore[attr-defined]
-        power = game.trump_data[trump][1]  # type: ignore[attr-defined]
-        return any_suit_winner_index(trick, power, game.plain_place[trump])  # type: ignore[attr-defined]
-    value = game.led_power[trump][game.trump_data[trump][0][trick[0]]]  # type: ignore[attr-defined]
+    data = t.trumps[trump]
+    if t.rules.play.any_suit_wins:
+        return any_suit_winner_index(trick, data.power, data.plain_place)
+    value = data.led_power[data.eff_suit[trick[0]]]
     best = -2
     winner = 0
     for i, c in enumerate(trick):
@@ -76,35 +76,50 @@ def winner_index(game: object, trick: tuple[int, ...], trump: int) -> int:
     return winner
 
 
-def _partner_wins(game: object, leader: int, sitting_out: int, index: int, seat: int) -> bool:
+def _partner_wins(t: Tables, leader: int, sitting_out: int | None, index: int, seat: int) -> bool:
     """Whether the card at ``index`` of the trick was played by ``seat``'s partner."""
-    who = game.trick_seats[sitting_out][leader][index]  # type: ignore[attr-defined]
-    team_of = game.team_of  # type: ignore[attr-defined]
-    return bool(team_of[who] == team_of[seat] and who != seat)
+    who = t.trick_seats[sitting_out][leader][index]
+    return t.team_of[who] == t.team_of[seat] and who != seat
+
+
+def play_mask(state: State) -> tuple[int, str]:
+    """The cards the seat to move may play now, and why the choice is narrowed."""
+    seat = state.to_move
+    assert seat is not None
+    t = state.game._tables
+    if not state.trick and not t.rules.play.called_card_no_lead:
+        return state.hands[seat], ""
+    return legal_play_mask(t, state.hands[seat], state.trick, state.leader, seat, state.deal)
 
 
 def legal_play_mask(
-    game: object, hand: int, trick: tuple[int, ...], leader: int, seat: int, d: object
+    t: Tables, hand: int, trick: tuple[int, ...], leader: int, seat: int, d: DealInfo
 ) -> tuple[int, str]:
     """The cards ``seat`` may play from ``hand`` to ``trick``, and why it is narrowed.
 
-    ``game`` is the compiled :class:`~trickrules.engine.game.Game` and ``d`` the
-    deal's :class:`~trickrules.engine.state.DealInfo` (typed loosely to keep this
-    module free of an import cycle); the deal's fields are read only where a
-    rule needs them. Every "cards that beat X" set is one lookup in the
-    precomputed ``beats`` masks.
+    The deal's fields are read only where a rule needs them. Every "cards
+    that beat X" set is one lookup in the precomputed ``beats`` masks.
     """
-    pr = game.play_rules  # type: ignore[attr-defined]
+    pr = t.rules.play
     if not trick:
-        if pr.called_card_no_lead and seat == d.partner and seat != d.declarer:  # type: ignore[attr-defined]
-            called = d.called  # type: ignore[attr-defined]
-            if called >= 0 and (hand >> called) & 1 and hand != 1 << called:
+        if pr.called_card_no_lead and seat == d.partner and seat != d.declarer:
+            called = d.called
+            if called is not None and (hand >> called) & 1 and hand != 1 << called:
                 return hand & ~(1 << called), "called_card_lead"
         return hand, ""
     if not pr.follow_suit:
         return hand, ""
-    trump = d.trump  # type: ignore[attr-defined]
-    eff, power, suit_masks, trump_mask, priv_mask, beats = game.trump_data[trump]  # type: ignore[attr-defined]
+    trump = d.trump
+    assert trump is not None
+    data = t.trumps[trump]
+    eff, power, suit_masks, _trump_mask, priv_mask, beats = (
+        data.eff_suit,
+        data.power,
+        data.suit_masks,
+        data.trump_mask,
+        data.privileged,
+        data.beats,
+    )
     led_card = trick[0]
     led = eff[led_card]
     follow = hand & suit_masks[led]
@@ -113,17 +128,17 @@ def legal_play_mask(
             exempt = follow & priv_mask & beats[led_card]
             if exempt and not follow & ~exempt and not (pr.privileged_sole and follow & (follow - 1)):
                 return hand, ""
-        if pr.called_card and seat == d.partner:  # type: ignore[attr-defined]
+        if pr.called_card and seat == d.partner:
             # A duty of the called card's holder.
-            called = d.called  # type: ignore[attr-defined]
-            if called >= 0 and (follow >> called) & 1 and called != led_card:
+            called = d.called
+            if called is not None and (follow >> called) & 1 and called != led_card:
                 return 1 << called, "called_card"
         if not pr.head_trick:
             return follow, "follow_suit"
-        best_i = winner_index(game, trick, trump)
+        best_i = winner_index(t, trick, trump)
         best = trick[best_i]
         if (pr.head_trick == "always" or led == trump) and not (
-            pr.head_partner_exempt and _partner_wins(game, leader, d.sitting_out, best_i, seat)  # type: ignore[attr-defined]
+            pr.head_partner_exempt and _partner_wins(t, leader, d.sitting_out, best_i, seat)
         ):
             target = best
             if power[best] >= TRUMP_BASE and led != trump:
@@ -136,37 +151,36 @@ def legal_play_mask(
         return follow, "follow_suit"
     if not pr.trump_when_void and not pr.no_undertrump:
         return hand, ""
-    allowed, reason = _void_mask(game, pr, hand, trick, leader, seat, d, trump, power, trump_mask, beats)
+    allowed, reason = _void_mask(t, pr, hand, trick, leader, seat, d, trump, data)
     if pr.no_undertrump:
-        return _without_undertrumps(game, allowed, reason, trick, trump, power, trump_mask, beats)
+        return _without_undertrumps(t, allowed, reason, trick, trump, data)
     return allowed, reason
 
 
 def _void_mask(
-    game: object,
-    pr: Any,
+    t: Tables,
+    pr: PlayRules,
     hand: int,
     trick: tuple[int, ...],
     leader: int,
     seat: int,
-    d: Any,
+    d: DealInfo,
     trump: int,
-    power: tuple[int, ...],
-    trump_mask: int,
-    beats: tuple[int, ...],
+    data: TrumpData,
 ) -> tuple[int, str]:
     """The cards a player who cannot follow suit may play under the duties to trump and overtrump."""
     if not pr.trump_when_void:
         return hand, ""
-    trumps = hand & trump_mask
+    trumps = hand & data.trump_mask
     if not trumps:
         return hand, ""
-    best_i = winner_index(game, trick, trump)
+    beats = data.beats
+    best_i = winner_index(t, trick, trump)
     best = trick[best_i]
     partner_wins = (pr.trump_partner_exempt or pr.overtrump_partner_exempt) and _partner_wins(
-        game, leader, d.sitting_out, best_i, seat
+        t, leader, d.sitting_out, best_i, seat
     )
-    ruffed = power[best] >= TRUMP_BASE
+    ruffed = data.power[best] >= TRUMP_BASE
     if pr.trump_when_void == "if_beats":
         if pr.trump_partner_exempt and partner_wins:
             return hand, ""
@@ -188,20 +202,13 @@ def _void_mask(
 
 
 def _without_undertrumps(
-    game: object,
-    allowed: int,
-    reason: str,
-    trick: tuple[int, ...],
-    trump: int,
-    power: tuple[int, ...],
-    trump_mask: int,
-    beats: tuple[int, ...],
+    t: Tables, allowed: int, reason: str, trick: tuple[int, ...], trump: int, data: TrumpData
 ) -> tuple[int, str]:
     """``allowed`` less the trumps below the trump winning the trick, unless nothing else is allowed."""
-    best = trick[winner_index(game, trick, trump)]
-    if power[best] < TRUMP_BASE:
+    best = trick[winner_index(t, trick, trump)]
+    if data.power[best] < TRUMP_BASE:
         return allowed, reason  # no trump in the trick: nothing to undertrump
-    low = allowed & trump_mask & ~beats[best]
+    low = allowed & data.trump_mask & ~data.beats[best]
     if not low or not allowed & ~low:
         return allowed, reason
     return allowed & ~low, "no_undertrump"

@@ -1,0 +1,218 @@
+"""A compiled game's lookup tables: everything the engine's hot path looks up rather than computes.
+
+:func:`compile_tables` builds one :class:`Tables` per game from its spec, its
+card tables and its compiled rules. Seats that "nobody" fills are ``None``
+keys (``next_seat[None]`` is the play order when nobody sits out).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+
+from attrs import frozen
+
+from trickrules.compile import codegen
+from trickrules.compile.cards import NO_TRUMP, TRUMP_BASE, CardTable, TrumpTable, compile_cards
+from trickrules.compile.rules import Rules, compile_rules
+from trickrules.spec.model import Spec
+
+__all__ = ["Tables", "TrumpData", "compile_tables", "trick_seat"]
+
+
+@frozen(weakref_slot=False)
+class TrumpData:
+    """The per-card tables for one choice of trumps."""
+
+    trump: int
+    #: Each card's effective suit (a promoted card's is the trump suit).
+    eff_suit: tuple[int, ...]
+    #: Each card's power: trumps from ``TRUMP_BASE`` up, plain cards below.
+    power: tuple[int, ...]
+    #: The cards of each effective suit, as masks.
+    suit_masks: tuple[int, ...]
+    trump_mask: int
+    #: The privileged cards (held back from a lower trump lead), as a mask.
+    privileged: int
+    #: For each card, the mask of the cards that beat it.
+    beats: tuple[int, ...]
+    #: Per effective suit led: each card's power if it can win such a trick (a trump or a
+    #: card of the suit led), else -1. A trick's winner is its first card of highest value.
+    led_power: tuple[tuple[int, ...], ...]
+    #: Each card's place in its own suit's plain order (0 at the top; 0 for trumps).
+    plain_place: tuple[int, ...]
+
+
+def trick_seat(players: int, leader: int, sitting_out: int | None, index: int) -> int:
+    """The seat that plays the card at ``index`` of a trick led by ``leader``."""
+    who = leader
+    for _ in range(index):
+        who = (who + 1) % players
+        if who == sitting_out:
+            who = (who + 1) % players
+    return who
+
+
+def _successor(seat: int, sitting_out: int | None, players: int) -> int:
+    nxt = (seat + 1) % players
+    return (nxt + 1) % players if nxt == sitting_out else nxt
+
+
+def _ro(items: object) -> MappingProxyType:  # type: ignore[type-arg]
+    """A read-only mapping that looks up at C speed (the hot path reads these tables)."""
+    return MappingProxyType(dict(items))  # type: ignore[call-overload]
+
+
+@frozen(weakref_slot=False, eq=False)
+class Tables:
+    """Everything the engine looks up for one game (built by :func:`compile_tables`)."""
+
+    cards: CardTable
+    rules: Rules
+    players: int
+    #: Per trump key (a suit index, or ``NO_TRUMP``).
+    trumps: Mapping[int, TrumpData]
+    #: Cards promoted to trumps whatever the trump suit, as a mask.
+    always_trumps: int
+    #: ``1 << card``, per card.
+    bit: tuple[int, ...]
+    card_of: Mapping[str, int]
+    team_of: tuple[int, ...]
+    #: The seats that score together: the teams, or each seat alone.
+    groups: tuple[tuple[int, ...], ...]
+    contract_index: Mapping[str, int]
+    #: Per contract index, then not forced / forced: the announcements offered before the lead.
+    announce_offers: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]
+    #: Every announcement's name, made before the first lead or during the play.
+    announcement_names: tuple[str, ...]
+    #: After how many tricks a late announcement may be offered.
+    late_runs: frozenset[int]
+    #: Whether anything may happen between tricks (a late announcement or a declaration window).
+    between_tricks: bool
+    #: Whether some contract may stop the play before the last trick.
+    ends_early: bool
+    has_card_points: bool
+    #: Keyed by the seat sitting out (``None``: nobody): the index of a trick's last card,
+    #: each seat's successor in play order, and per leader the seat playing each card.
+    trick_last: Mapping[int | None, int]
+    next_seat: Mapping[int | None, tuple[int, ...]]
+    trick_seats: Mapping[int | None, tuple[tuple[int, ...], ...]]
+    #: By the number of cards in a trick: its winner, its cards as a mask and their codes.
+    trick_end: tuple[codegen.TrickEnd, ...]
+    #: Per seat: (hands, card bit) -> the hands with that card taken from (or given to) the seat.
+    toggle: tuple[Callable[[tuple[int, ...], int], tuple[int, ...]], ...]
+    #: Per dealer: shuffled order -> the hands as masks.
+    deal_hands: tuple[Callable[[list[int]], tuple[int, ...]], ...]
+    #: The codes, and the card points, of the cards in a mask, in deck order.
+    codes_of: Callable[[int], tuple[str, ...]]
+    points_of: Callable[[int], tuple[int, ...]]
+
+    def hands_of(self, masks: tuple[int, ...]) -> tuple[tuple[str, ...], ...]:
+        """The card codes of every hand."""
+        return tuple(self.codes_of(m) for m in masks)
+
+
+def _trump_data(table: TrumpTable, size: int, nsuits: int, privileged: int) -> TrumpData:
+    masks = [0] * nsuits
+    for card, suit in enumerate(table.eff_suit):
+        masks[suit] |= 1 << card
+    power = table.power
+    # Cards sorted by power, so that each card's "beaten by" mask is built in one pass.
+    beats = [0] * size
+    above = 0
+    by_power = sorted(range(size), key=power.__getitem__, reverse=True)
+    i = 0
+    while i < size:
+        j = i
+        while j < size and power[by_power[j]] == power[by_power[i]]:
+            j += 1
+        for c in by_power[i:j]:
+            beats[c] = above
+        for c in by_power[i:j]:
+            above |= 1 << c
+        i = j
+    place = [0] * size
+    for plain in table.plain_orders:
+        for pos, card in enumerate(plain):
+            place[card] = pos
+    return TrumpData(
+        trump=table.trump,
+        eff_suit=table.eff_suit,
+        power=power,
+        suit_masks=tuple(masks),
+        trump_mask=0 if table.trump == NO_TRUMP else masks[table.trump],
+        privileged=privileged,
+        beats=tuple(beats),
+        led_power=tuple(
+            tuple(p if p >= TRUMP_BASE or table.eff_suit[c] == led else -1 for c, p in enumerate(power))
+            for led in range(nsuits)
+        ),
+        plain_place=tuple(place),
+    )
+
+
+def compile_tables(spec: Spec, where: str) -> Tables:
+    """Compile ``spec`` into its card tables, rules and lookup tables."""
+    cards = compile_cards(spec, where)
+    rules = compile_rules(spec, cards, where)
+    n = rules.players
+    size = cards.size
+    privileged = dict(rules.privileged_mask_by_trump)
+    trumps = {t.trump: _trump_data(t, size, len(cards.suit_codes), privileged[t.trump]) for t in cards.trumps}
+    always = 0
+    for promotion in spec.trump.promotions:
+        if promotion.card is not None:
+            always |= 1 << cards.codes.index(promotion.card)
+    team_of = list(range(n))
+    for k, team in enumerate(rules.teams):
+        for seat in team:
+            team_of[seat] = k
+    offers = tuple(
+        tuple(
+            tuple(a for a, cs in rules.announcements if c.name in cs and not (forced and a in rules.not_when_forced))
+            for forced in (False, True)
+        )
+        for c in rules.contracts
+    )
+    names = [name for name, _ in rules.announcements] + [e.name for e in rules.late_announcements]
+    outs: tuple[int | None, ...] = (*range(n), None)
+    bit = tuple(1 << c for c in range(size))
+    deal_seats = []
+    for dealer in range(n):
+        at: list[int] = []
+        for packet in rules.packets:
+            for k in range(n):
+                at += [(dealer + 1 + k) % n] * packet
+        deal_seats.append(tuple(at))
+    return Tables(
+        cards=cards,
+        rules=rules,
+        players=n,
+        trumps=_ro(trumps),
+        always_trumps=always,
+        bit=bit,
+        card_of=_ro((c, i) for i, c in enumerate(cards.codes)),
+        team_of=tuple(team_of),
+        groups=rules.teams if rules.teams else tuple((s,) for s in range(n)),
+        contract_index=_ro((c.name, c.index) for c in rules.contracts),
+        announce_offers=offers,  # type: ignore[arg-type]
+        announcement_names=tuple(dict.fromkeys(names)),
+        late_runs=frozenset(e.after_run for e in rules.late_announcements),
+        between_tricks=bool(rules.late_announcements or rules.declarations),
+        ends_early=any(c.end_when is not None for c in rules.contracts),
+        has_card_points=any(cards.points),
+        trick_last=_ro((out, n - 1 - (out is not None)) for out in outs),
+        next_seat=_ro((out, tuple(_successor(s, out, n) for s in range(n))) for out in outs),
+        trick_seats=_ro(
+            (
+                out,
+                tuple(tuple(trick_seat(n, lead, out, i) for i in range(n - (out is not None))) for lead in range(n)),
+            )
+            for out in outs
+        ),
+        trick_end=tuple(codegen.trick_ender(max(k, 1), bit, cards.codes) for k in range(n + 1)),
+        toggle=tuple(codegen.toggler(seat, n) for seat in range(n)),
+        deal_hands=tuple(codegen.dealer(at, n, bit) for at in deal_seats),
+        codes_of=codegen.unpacker(cards.codes),
+        points_of=codegen.unpacker(cards.points),
+    )

@@ -1,0 +1,46 @@
+"""The phase mechanisms: one module per phase, each building one :class:`~trickrules.engine.mechanism.Mechanism`.
+
+Dealing (:mod:`.deal`) starts each deal; the setup phases between the auction
+and the first lead follow the order :mod:`.setup` gives; the deal ends in
+:mod:`.deal_end`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+
+from trickrules.compile.tables import Tables
+from trickrules.engine.events import Event
+from trickrules.engine.mechanism import OVER, Mechanism, Reveal
+from trickrules.engine.phases import announce, auction, call, deal, declare, exchange, play, trump
+from trickrules.engine.records import Phase
+
+__all__ = ["mechanisms", "redact"]
+
+
+def mechanisms(t: Tables) -> Mapping[Phase, Mechanism]:
+    """The mechanisms a game's rules use, by phase."""
+    rules = t.rules
+    chosen = [trump.MECHANISM, play.MECHANISM, OVER]
+    if rules.contracts:
+        chosen.append(auction.MECHANISM)
+    if any(c.call for c in rules.contracts):
+        chosen.append(call.MECHANISM)
+    if any(c.exchange for c in rules.contracts):
+        chosen.append(exchange.MECHANISM)
+    if rules.announcements or rules.late_announcements:
+        chosen.append(announce.MECHANISM)
+    if rules.declarations:
+        chosen.append(declare.MECHANISM)
+    return MappingProxyType({m.phase: m for m in chosen})
+
+
+#: How a seat sees the events that not every seat may see in full, by event class.
+_REVEALS: Mapping[type, Reveal] = MappingProxyType({**deal.REVEALS, **exchange.MECHANISM.reveals})
+
+
+def redact(event: Event, seat: int) -> Event:
+    """``event`` as ``seat`` may know it (hidden cards replaced by ``"?"``)."""
+    reveal = _REVEALS.get(type(event))
+    return event if reveal is None else reveal(event, seat)

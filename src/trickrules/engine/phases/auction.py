@@ -1,0 +1,125 @@
+"""The auction: seats bid contracts of the ladder or pass, until the spec's auction form ends it.
+
+Forms (``bidding.auction``): ``until_passes`` (a seat that passed is out),
+``until_consecutive_passes`` (the passes after the last bid end it) and
+``once_around``. When everyone passes, the spec forces a contract on the
+holder of a given card, plays without a contract, or redeals.
+"""
+
+from __future__ import annotations
+
+from attrs import evolve
+
+from trickrules.engine.actions import Action
+from trickrules.engine.events import AuctionWon, Event, Redeal, shared
+from trickrules.engine.mechanism import Mechanism, listed, not_legal
+from trickrules.engine.phases import deal_end, setup
+from trickrules.engine.phases.deal import start_deal
+from trickrules.engine.records import DEALER, Actor, Auction, DealInfo, Phase, Step, Tally
+from trickrules.engine.scoring import eligibility_env
+from trickrules.engine.state import State
+
+__all__ = ["MECHANISM"]
+
+
+def _offered(state: State) -> list[Action]:
+    game = state.game
+    shared_ = game._shared
+    seat = state.to_move
+    assert seat is not None
+    out = [shared_.pass_action]
+    dealt = state.deal.dealt[seat]
+    high = state.tally.auction.high
+    for c in game.rules.contracts[0 if high is None else high + 1 :]:  # only higher bids
+        if c.requires_mask & ~dealt:
+            continue
+        if c.eligible is not None and not c.eligible.evaluate(eligibility_env(state, seat, c)):
+            continue
+        out.append(shared_.bid_actions[c.index])
+    return out
+
+
+def _why(state: State, action: Action, actions: tuple[Action, ...]) -> str:
+    what = not_legal(state, action)
+    if action.verb != "bid":
+        return f"{what} (legal: {', '.join(str(a) for a in actions)})."
+    game = state.game
+    names = [c.name for c in game.rules.contracts]
+    if action.arg not in names:
+        return f"{what}: there is no contract {action.arg!r} (contracts: {', '.join(names)})."
+    c = game.rules.contracts[names.index(action.arg)]
+    high = state.tally.auction.high
+    if high is not None and c.index <= high:
+        return f"{what}: a bid must be higher than {names[high]}."
+    seat = state.to_move
+    assert seat is not None
+    if c.requires_mask & ~state.deal.dealt[seat]:
+        need = game.cards.format(i for i in range(game.cards.size) if (c.requires_mask >> i) & 1)
+        return f"{what}: {c.name} needs {need} in the bidder's hand."
+    return f"{what}: {c.name} is not allowed now (its eligibility rule forbids it)."
+
+
+def _step(state: State, action: Action) -> State:
+    game = state.game
+    rules = game.rules
+    seat = state.to_move
+    assert seat is not None
+    d = state.deal
+    n = game.players
+    form = rules.auction
+    old = state.tally.auction
+    high, bidder, passed = old.high, old.bidder, old.passed
+    said: tuple[tuple[Actor, Event], ...]
+    if action.verb == "pass":
+        said = game._shared.pass_events[seat]
+        passed |= 1 << seat
+    else:
+        high, bidder = game._tables.contract_index[action.arg], seat
+        said = game._shared.bid_events[seat][high]
+        if form == "until_consecutive_passes":
+            passed = 0  # the passes that end the auction are those after the last bid
+    tally = Tally(state.tally.won, auction=Auction(high, bidder, passed, old.spoken + 1))
+    if form == "once_around":
+        over = tally.auction.spoken >= n
+    elif form == "until_consecutive_passes":
+        over = passed.bit_count() >= (n - 1 if high is not None else n)
+    else:
+        active = ((1 << n) - 1) & ~passed  # the seats still in, as a mask
+        over = not active or (bidder is not None and active == 1 << bidder)
+    if not over:
+        nxt = game._tables.next_seat[None][seat]
+        if form == "until_passes":
+            while (passed >> nxt) & 1:
+                nxt = game._tables.next_seat[None][nxt]
+        history = Step(state.history, said)
+        return State(game, Phase.BIDDING, nxt, state.hands, (), state.leader, d, tally, state.match, history)
+    events: list[tuple[Actor, Event]] = list(said)
+    if high is not None and bidder is not None:
+        return _contract_won(state, d, bidder, high, False, events)
+    # Everyone passed.
+    if rules.all_pass == "forced":
+        holder = next(s for s in range(n) if (d.dealt[s] >> rules.all_pass_holder) & 1)
+        return _contract_won(state, d, holder, rules.all_pass_contract, True, events)
+    if rules.all_pass == "play":
+        return setup.start_play(state, d, events)
+    events.append((DEALER, Redeal(d.number, d.dealer)))
+    if rules.all_pass_redeal_next:
+        return deal_end.pass_out(state, d, events)
+    return start_deal(state, d.number, d.shuffle + 1, d.dealer, state.match, events)
+
+
+def _contract_won(
+    state: State, d: DealInfo, declarer: int, contract: int, forced: bool, events: list[tuple[Actor, Event]]
+) -> State:
+    game = state.game
+    c = game.rules.contracts[contract]
+    events.append((DEALER, shared(AuctionWon, declarer, c.name, forced)))
+    sitting_out = None
+    if c.side == "partner_sits_out":
+        team = game.rules.teams[game._tables.team_of[declarer]]
+        sitting_out = next(s for s in team if s != declarer)
+    d = evolve(d, contract=contract, declarer=declarer, forced=forced, sitting_out=sitting_out)
+    return setup.next_setup(state, d, events)
+
+
+MECHANISM: Mechanism = listed(Phase.BIDDING, _offered, _step, _why)

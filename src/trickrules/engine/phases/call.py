@@ -1,0 +1,96 @@
+"""Calling a card: the declarer names a card, and its holder becomes the partner (secretly, unless public).
+
+The spec says which ranks may be called, whether a card of one's own or a
+trump may be, and the fallback ranks when the declarer holds every callable
+card. A call is never impossible: holding them all, the declarer calls one
+of his own and plays alone (``docs/decisions.md``).
+"""
+
+from __future__ import annotations
+
+from attrs import evolve
+
+from trickrules.engine.actions import Action
+from trickrules.engine.events import CardCalled, Event, PartnerRevealed, shared
+from trickrules.engine.mechanism import Mechanism, listed, not_legal
+from trickrules.engine.phases import setup
+from trickrules.engine.records import DEALER, Actor, Phase
+from trickrules.engine.state import State
+
+__all__ = ["MECHANISM", "callable_cards"]
+
+
+def callable_cards(state: State) -> list[int]:
+    """The cards the declarer may call, in deck order (the primary ranks first)."""
+    game = state.game
+    rules = game.rules
+    d = state.deal
+    cards = game.cards
+    assert d.declarer is not None
+    hand = state.hands[d.declarer]
+    trump_mask = game._tables.trumps[d.trump].trump_mask if d.trump is not None else 0
+    # Before trumps are named, only the cards promoted whatever the trump suit are sure trumps.
+    always = game._tables.always_trumps if d.trump is None else 0
+
+    def pick(ranks: tuple[int, ...], own: bool, allow_trump: bool) -> tuple[list[int], bool]:
+        found = []
+        all_held = True
+        for c in range(cards.size):
+            if cards.rank_of[c] not in ranks:
+                continue
+            if not allow_trump and ((trump_mask >> c) & 1 or (always >> c) & 1):
+                continue
+            held = bool((hand >> c) & 1)
+            all_held = all_held and held
+            if held and not own:
+                continue
+            found.append(c)
+        return found, all_held
+
+    primary, all_held = pick(rules.call_ranks, rules.call_allow_own, rules.call_allow_trump)
+    if all_held and rules.call_fallback_ranks:
+        extra, _ = pick(rules.call_fallback_ranks, rules.call_allow_own_fallback, rules.call_allow_trump_fallback)
+        if rules.call_fallback_replaces:
+            primary = extra
+        else:
+            primary.extend(c for c in extra if c not in primary)
+    if not primary:
+        primary = [
+            c
+            for c in range(cards.size)
+            if (hand >> c) & 1
+            and cards.rank_of[c] in (*rules.call_ranks, *rules.call_fallback_ranks)
+            and not (trump_mask >> c) & 1
+        ]
+    return primary
+
+
+def _offered(state: State) -> list[Action]:
+    action = state.game.action
+    codes = state.game.cards.codes
+    return [action(f"call {codes[c]}") for c in callable_cards(state)]
+
+
+def _why(state: State, action: Action, actions: tuple[Action, ...]) -> str:
+    if action.verb != "call":
+        return f"{not_legal(state, action)} (legal: {', '.join(str(a) for a in actions)})."
+    return f"{not_legal(state, action)}: the cards that may be called are {', '.join(a.arg for a in actions)}."
+
+
+def _step(state: State, action: Action) -> State:
+    game = state.game
+    card = game.cards.codes.index(action.arg)
+    partner = next(s for s in range(game.players) if (state.hands[s] >> card) & 1)
+    d = state.deal
+    assert d.contract is not None
+    assert d.declarer is not None
+    public = game.rules.call_public or game.rules.contracts[d.contract].public_call
+    declarer = d.declarer
+    d = evolve(d, called=card, partner=partner, revealed=public)
+    events: list[tuple[Actor, Event]] = [(declarer, shared(CardCalled, declarer, action.arg))]
+    if public:
+        events.append((DEALER, PartnerRevealed(partner, action.arg)))
+    return setup.next_setup(state, d, events)
+
+
+MECHANISM: Mechanism = listed(Phase.CALL, _offered, _step, _why)

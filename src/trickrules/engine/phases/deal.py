@@ -1,0 +1,197 @@
+"""Dealing: the chance step that starts each deal, and starting a match.
+
+A deal is shuffled from the match's seed (or stacked from given hands for
+the first deal), the ante is paid where the spec asks for one, and the deal
+opens in the auction, the dealer's choice of trumps, or the play.
+
+What each seat sees: its own hand of the :class:`~trickrules.engine.events.Dealt`
+event; every other hand as ``"?"`` cards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+from typing import TYPE_CHECKING
+
+from attrs import evolve
+
+from trickrules.compile.cards import NO_TRUMP
+from trickrules.engine.events import HIDDEN, POT, Dealt, Event, Misdealt, paid
+from trickrules.engine.mechanism import Reveal
+from trickrules.engine.records import DEALER, Actor, DealInfo, MatchInfo, Phase, Step, Tally
+from trickrules.engine.rng import shuffled
+from trickrules.engine.scoring import deal_constants
+from trickrules.engine.state import State
+from trickrules.errors import ArgumentError
+from trickrules.spec.converter import MAX_INT
+from trickrules.spec.formula import to_int
+
+if TYPE_CHECKING:
+    from trickrules.engine.game import Game
+
+__all__ = ["REVEALS", "new_match", "start_deal"]
+
+
+def _dealt_for(event: Dealt, seat: int) -> Dealt:
+    hands = tuple(h if s == seat else (HIDDEN,) * len(h) for s, h in enumerate(event.hands))
+    return evolve(event, hands=hands)
+
+
+#: Other seats' hands are hidden.
+REVEALS: Mapping[type, Reveal] = MappingProxyType({Dealt: _dealt_for})
+
+
+def new_match(
+    game: Game,
+    seed: int = 0,
+    dealer: int = 0,
+    hands: Sequence[Sequence[str]] | None = None,
+    turned: str | None = None,
+    scores: Sequence[int] | None = None,
+    pot: int = 0,
+) -> State:
+    """Start a match of ``game`` (see :meth:`Game.new_match`)."""
+    n = game.players
+    if type(seed) is not int or not 0 <= seed <= MAX_INT:
+        # MAX_INT: the largest integer every JSON reader keeps exactly (logs record the seed).
+        raise ArgumentError(f"seed must be an integer from 0 to 2**53, found {seed!r}.")
+    game.seat(dealer, "dealer")
+    stacked: tuple[tuple[str, ...], ...] = ()
+    stacked_turned = ""
+    if hands is not None:
+        if isinstance(hands, str) or not isinstance(hands, Sequence):
+            raise ArgumentError(f"hands must be a list of card codes per seat, found {hands!r}.")
+        stacked = tuple(_codes(h, k) for k, h in enumerate(hands))
+        _, t, _ = _stacked_masks(game, stacked, dealer, turned)
+        stacked_turned = game.cards.codes[t] if t is not None else ""
+    elif turned is not None:
+        raise ArgumentError("a turned card can only be given with stacked hands.")
+    if scores is not None and (isinstance(scores, str) or not isinstance(scores, Sequence)):
+        raise ArgumentError(f"scores must give an integer per seat ({n}), found {scores!r}.")
+    totals = tuple(scores) if scores is not None else (0,) * n
+    if len(totals) != n or any(type(x) is not int or abs(x) > MAX_INT for x in totals):
+        raise ArgumentError(f"scores must give an integer per seat ({n}), found {scores!r}.")
+    if type(pot) is not int or not 0 <= pot <= MAX_INT or (pot and game.rules.unit != "chips"):
+        raise ArgumentError(f"pot must be a non-negative integer (and 0 in a game without a pot), found {pot!r}.")
+    match = MatchInfo(
+        seed=seed,
+        scores=totals,
+        pot=pot,
+        stacked=stacked,
+        first_dealer=dealer,
+        stacked_turned=stacked_turned,
+        start_scores=totals if scores is not None else (),
+        start_pot=pot,
+    )
+    deal = DealInfo(number=0, shuffle=-1, dealer=dealer, dealt=(0,) * n)
+    start = State(game, Phase.BIDDING, dealer, (0,) * n, (), dealer, deal, Tally((0,) * n), match)
+    return start_deal(start, 0, 0, dealer, match, [], stacked=stacked, turned=turned)
+
+
+def _codes(hand: object, seat: int) -> tuple[str, ...]:
+    if isinstance(hand, str) or not isinstance(hand, Sequence) or any(type(c) is not str for c in hand):
+        raise ArgumentError(f"hands[{seat}] must be a list of card codes, found {hand!r}.")
+    return tuple(hand)
+
+
+def _stacked_masks(
+    game: Game, hands: tuple[tuple[str, ...], ...], dealer: int, turned: str | None
+) -> tuple[tuple[int, ...], int | None, str]:
+    """Read stacked hands; return masks, the turned card, and a misdeal reason ("" if none)."""
+    cards = game.cards
+    n = game.players
+    if len(hands) != n:
+        raise ArgumentError(f"hands must give one list of cards per seat ({n}), found {len(hands)}.")
+    seen: dict[str, int] = {}
+    masks = []
+    for seat, hand in enumerate(hands):
+        mask = 0
+        for code in hand:
+            if code not in cards.codes:
+                raise ArgumentError(f"hands[{seat}]: {code!r} is not a card of this deck.")
+            if code in seen:
+                raise ArgumentError(f"hands[{seat}]: {code} is also in hands[{seen[code]}].")
+            seen[code] = seat
+            mask |= 1 << cards.codes.index(code)
+        masks.append(mask)
+    if len(seen) != cards.size:
+        missing = [c for c in cards.codes if c not in seen]
+        raise ArgumentError(f"hands must hold the whole deck; missing {', '.join(missing)}.")
+    reason = ""
+    if any(len(h) != game.rules.hand_size for h in hands):
+        reason = f"hands of {', '.join(str(len(h)) for h in hands)} cards instead of {game.rules.hand_size} each"
+    t = None
+    if game.rules.turn_last_card:
+        code = turned if turned is not None else (hands[dealer][-1] if hands[dealer] else "")
+        if code not in seen or seen[code] != dealer:
+            raise ArgumentError(f"the turned card {code!r} must be in the dealer's hand.")
+        t = cards.codes.index(code)
+    return tuple(masks), t, reason
+
+
+def _deal_from_seed(
+    game: Game, seed: int, shuffle_no: int, dealer: int
+) -> tuple[tuple[int, ...], int | None, tuple[tuple[str, ...], ...]]:
+    """Shuffle and deal; return the hands as masks, the turned card and the hands as codes."""
+    t = game._tables
+    order = shuffled(seed, shuffle_no, t.cards.size)
+    masks = t.deal_hands[dealer](order)  # undealt cards stay out
+    return masks, (order[-1] if game.rules.turn_last_card else None), t.hands_of(masks)
+
+
+def start_deal(
+    prev: State,
+    number: int,
+    shuffle_no: int,
+    dealer: int,
+    match: MatchInfo,
+    events: list[tuple[Actor, Event]],
+    stacked: tuple[tuple[str, ...], ...] = (),
+    turned: str | None = None,
+) -> State:
+    """Deal deal ``number`` (from shuffle ``shuffle_no``), after ``events``; the state of its first decision."""
+    game = prev.game
+    rules = game.rules
+    n = game.players
+    if stacked:
+        hands, turned_card, misdeal = _stacked_masks(game, stacked, dealer, turned)
+        texts = game._tables.hands_of(hands)
+        if misdeal:
+            events.append((DEALER, Misdealt(number, dealer, misdeal)))
+            shuffle_no += 1
+            hands, turned_card, texts = _deal_from_seed(game, match.seed, shuffle_no, dealer)
+    else:
+        hands, turned_card, texts = _deal_from_seed(game, match.seed, shuffle_no, dealer)
+    ante = _ante_due(game, match, number)
+    if ante:
+        scores = list(match.scores)
+        for seat in range(n):
+            events.append((DEALER, paid(seat, POT, ante, "ante")))
+            scores[seat] -= ante
+        match = evolve(match, scores=tuple(scores), pot=match.pot + ante * n)
+    turned_code = game.cards.codes[turned_card] if turned_card is not None else ""
+    events.append((DEALER, Dealt(number, dealer, texts, turned_code)))
+    trump: int | None = None
+    if rules.trump_chosen_by == "turned" and turned_card is not None:
+        trump = game.cards.suit_of[turned_card]
+    elif rules.trump_chosen_by == "none":
+        trump = NO_TRUMP
+    deal = DealInfo(number=number, shuffle=shuffle_no, dealer=dealer, dealt=hands, turned=turned_card, trump=trump)
+    tally = Tally((0,) * n)
+    eldest = (dealer + 1) % n
+    history = Step(prev.history, tuple(events))
+    if rules.contracts:
+        return State(game, Phase.BIDDING, eldest, hands, (), eldest, deal, tally, match, history)
+    if rules.trump_chosen_by == "dealer":
+        return State(game, Phase.TRUMP, dealer, hands, (), eldest, deal, tally, match, history)
+    return State(game, Phase.PLAY, eldest, hands, (), eldest, deal, tally, match, history)
+
+
+def _ante_due(game: Game, match: MatchInfo, number: int) -> int:
+    rules = game.rules
+    when = rules.ante_when
+    if when == "never" or (when == "first_deal" and number != 0) or (when == "empty_pot" and match.pot):
+        return 0
+    value = rules.ante.evaluate(deal_constants(game, match, number) if rules.ante.variables else {})
+    return to_int(value, rules.rounding, where="scoring.ante")

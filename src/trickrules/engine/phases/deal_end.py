@@ -1,0 +1,116 @@
+"""The end of a deal: scoring it, then the next deal or the end of the match.
+
+A deal ends after its last trick, when the contract's ``end_when`` stops the
+play, when a declined late announcement ends it, or (thrown in) when
+everyone passed and the rules redeal to the next dealer. The match ends at
+its target score or after its number of deals, with the spec's tie-break.
+"""
+
+from __future__ import annotations
+
+from attrs import evolve
+
+from trickrules.engine.events import POT, DealScored, Event, MatchEnded, paid
+from trickrules.engine.phases.deal import start_deal
+from trickrules.engine.records import DEALER, Actor, DealInfo, MatchInfo, Phase, Step, Tally
+from trickrules.engine.scoring import pay_deal, sides_of_deal
+from trickrules.engine.state import State
+
+__all__ = ["ends_early", "finish_deal", "pass_out"]
+
+
+def ends_early(state: State, d: DealInfo, tally: Tally) -> bool:
+    """Whether the contract's ``end_when`` stops the play after this trick."""
+    if d.contract is None:
+        return False
+    end_when = state.game.rules.contracts[d.contract].end_when
+    if end_when is None:
+        return False
+    side = sides_of_deal(state.game._tables, d)[0]
+    tricks = sum(1 for w in tally.winners if w in side)
+    env = {
+        "tricks": tricks,
+        "opp_tricks": len(tally.winners) - tricks,
+        "tricks_played": len(tally.winners),
+        "tricks_total": state.game.rules.tricks_per_deal,
+    }
+    return bool(end_when.evaluate(env))
+
+
+def finish_deal(
+    state: State, hands: tuple[int, ...], d: DealInfo, tally: Tally, events: list[tuple[Actor, Event]]
+) -> State:
+    """Score the finished deal, then deal the next one or end the match."""
+    scores, pot, applied = pay_deal(state.game, state.match, d, tally, events)
+    events.append((DEALER, DealScored(d.number, ", ".join(applied) or "none", tuple(scores), pot)))
+    match = evolve(state.match, scores=tuple(scores), pot=pot, deals_done=state.match.deals_done + 1)
+    return _after_deal(state, hands, d, tally, match, events)
+
+
+def pass_out(state: State, d: DealInfo, events: list[tuple[Actor, Event]]) -> State:
+    """A deal everyone passed, thrown in: it counts as played, and the next dealer deals."""
+    match = state.match
+    events.append((DEALER, DealScored(d.number, "passed out", match.scores, match.pot)))
+    match = evolve(match, deals_done=match.deals_done + 1)
+    return _after_deal(state, state.hands, d, state.tally, match, events)
+
+
+def _after_deal(
+    state: State,
+    hands: tuple[int, ...],
+    d: DealInfo,
+    tally: Tally,
+    match: MatchInfo,
+    events: list[tuple[Actor, Event]],
+) -> State:
+    """The match over, or the next deal dealt by the next dealer."""
+    game = state.game
+    winners = _match_winners(state, match, d)
+    if winners:
+        match = evolve(_share_pot(state, match, events), winners=winners)
+        events.append((DEALER, MatchEnded(match.scores, winners)))
+        history = Step(state.history, tuple(events))
+        return State(game, Phase.OVER, None, hands, (), state.leader, d, tally, match, history)
+    ended = State(game, Phase.OVER, None, hands, (), state.leader, d, tally, match, state.history)
+    return start_deal(ended, d.number + 1, d.shuffle + 1, (d.dealer + 1) % game.players, match, events)
+
+
+def _share_pot(state: State, match: MatchInfo, events: list[tuple[Actor, Event]]) -> MatchInfo:
+    """At the end of a match with ``pot_at_end = "shared"``: the pot shared equally (a remainder stays)."""
+    n = state.game.players
+    each = match.pot // n if state.game.rules.pot_at_end == "shared" else 0
+    if not each:
+        return match
+    for seat in range(n):
+        events.append((DEALER, paid(POT, seat, each, "pot shared at the end")))
+    return evolve(match, scores=tuple(x + each for x in match.scores), pot=match.pot - each * n)
+
+
+def _match_winners(state: State, match: MatchInfo, d: DealInfo) -> tuple[int, ...]:
+    """The winning seats if the match is over after this deal, else ``()``."""
+    rules = state.game.rules
+    groups = state.game._tables.groups
+    scores = match.scores
+    totals = [scores[g[0]] for g in groups]
+    done = False
+    if rules.match_target and max(totals) >= rules.match_target:
+        reached = [g for g, t in zip(groups, totals, strict=True) if t >= rules.match_target]
+        if len(reached) > 1 and rules.tie_break == "dealer_side":
+            dealer_group = [g for g in reached if d.dealer in g]
+            if dealer_group:
+                return tuple(sorted(dealer_group[0]))
+        done = True
+    # "played_out": past the agreed number, deals go on until one ends with the pot empty.
+    if (
+        rules.match_deals
+        and match.deals_done >= rules.match_deals
+        and (not match.pot or rules.pot_at_end != "played_out")
+    ):
+        done = True
+    if not done:
+        return ()
+    best = max(totals)
+    leaders = [g for g, t in zip(groups, totals, strict=True) if t == best]
+    if len(leaders) > 1 and rules.tie_break == "extra_deal":
+        return ()
+    return tuple(sorted(s for g in leaders for s in g))
