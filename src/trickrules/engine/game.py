@@ -44,6 +44,8 @@ class Game:
 
     __slots__ = (
         "_actions",
+        "_apply",
+        "_legal",
         "_mechanisms",
         "_scoring",
         "_shared",
@@ -67,6 +69,9 @@ class Game:
         self._actions: Mapping[str, Action] = self._shared.actions
         self._scoring = ScoringPlan(self._tables)
         self._mechanisms: Mapping[Phase, Mechanism] = mechanisms(self._tables)
+        # The two questions asked at every step, by phase: one lookup from the state.
+        self._legal = MappingProxyType({p: m.legal for p, m in self._mechanisms.items()})
+        self._apply = MappingProxyType({p: m.apply for p, m in self._mechanisms.items()})
         self.fingerprint = fingerprint(spec)  # set last: from here on the game is immutable
 
     # -- what a reader may use -------------------------------------------------------

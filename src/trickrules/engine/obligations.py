@@ -87,8 +87,8 @@ def play_mask(state: State) -> tuple[int, str]:
     seat = state.to_move
     assert seat is not None
     t = state.game._tables
-    if not state.trick and not t.rules.play.called_card_no_lead:
-        return state.hands[seat], ""
+    if not state.trick and not (t.rules.play.called_card_no_lead and seat == state.deal.partner):
+        return state.hands[seat], ""  # a lead is free unless the called card's holder leads
     return legal_play_mask(t, state.hands[seat], state.trick, state.leader, seat, state.deal)
 
 

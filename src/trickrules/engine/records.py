@@ -12,9 +12,10 @@ into ``game.cards.codes``) and hands are bit masks of them. "Nothing yet" is
 from __future__ import annotations
 
 import enum
-from typing import NamedTuple
+from operator import attrgetter
+from typing import Any, NamedTuple, TypeVar
 
-from attrs import frozen
+from attrs import fields, frozen
 
 from trickrules.engine.events import Event
 
@@ -29,7 +30,10 @@ __all__ = [
     "Revoke",
     "Step",
     "Tally",
+    "evolve",
 ]
+
+_R = TypeVar("_R")
 
 
 class Phase(enum.StrEnum):
@@ -166,3 +170,26 @@ class MatchInfo:
     #: The totals the match was started from, when given.
     start_scores: tuple[int, ...] = ()
     start_pot: int = 0
+
+
+_FIELDS: dict[type, tuple[dict[str, int], attrgetter[Any]]] = {}
+
+
+def evolve(record: _R, **changes: Any) -> _R:
+    """A copy of one of the engine's records with some fields changed.
+
+    Like :func:`attrs.evolve`, but reads every field with one ``attrgetter``
+    call and builds the copy positionally: the engine copies its deal
+    records several times a deal, and ``attrs.evolve`` costs about three
+    times as much.
+    """
+    cls = type(record)
+    found = _FIELDS.get(cls)
+    if found is None:
+        names = [a.name for a in fields(cls)]  # type: ignore[arg-type]
+        found = _FIELDS[cls] = ({n: i for i, n in enumerate(names)}, attrgetter(*names))
+    index, get = found
+    values = list(get(record))
+    for name, value in changes.items():
+        values[index[name]] = value
+    return cls(*values)

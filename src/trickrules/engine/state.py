@@ -169,7 +169,7 @@ class State:
 
     def legal_actions(self) -> tuple[Action, ...]:
         """The legal actions of the seat to move, in a stable order (empty when over)."""
-        return self.game._mechanisms[self.phase].legal(self)
+        return self.game._legal[self.phase](self)
 
     def is_legal(self, action: Action | str) -> bool:
         """Whether ``action`` may be applied now."""
@@ -185,7 +185,7 @@ class State:
         Raises :class:`~trickrules.errors.IllegalActionError` naming the rule
         that forbids it; the state is unchanged either way.
         """
-        return self.game._mechanisms[self.phase].apply(self, action)
+        return self.game._apply[self.phase](self, action)
 
     def step(self, action: Action | str) -> tuple[State, tuple[Event, ...]]:
         """Apply ``action`` and return the new state with the events it produced."""

@@ -9,15 +9,13 @@ late announcement is being decided, ``deal.late`` names it.
 
 from __future__ import annotations
 
-from attrs import evolve
-
 from trickrules.compile.rules import LateAnnouncement
 from trickrules.engine.actions import Action
 from trickrules.engine.events import Announced, Event, PartnerRevealed, Passed, shared
 from trickrules.engine.mechanism import Mechanism, listed
 from trickrules.engine.obligations import play_mask
 from trickrules.engine.phases import deal_end, setup
-from trickrules.engine.records import DEALER, Actor, DealInfo, Phase, Step, Tally
+from trickrules.engine.records import DEALER, Actor, DealInfo, Phase, Step, Tally, evolve
 from trickrules.engine.state import State
 
 __all__ = ["MECHANISM", "late_window", "open_late_window"]

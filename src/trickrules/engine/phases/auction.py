@@ -8,14 +8,12 @@ holder of a given card, plays without a contract, or redeals.
 
 from __future__ import annotations
 
-from attrs import evolve
-
 from trickrules.engine.actions import Action
 from trickrules.engine.events import AuctionWon, Event, Redeal, shared
 from trickrules.engine.mechanism import Mechanism, listed, not_legal
 from trickrules.engine.phases import deal_end, setup
 from trickrules.engine.phases.deal import start_deal
-from trickrules.engine.records import DEALER, Actor, Auction, DealInfo, Phase, Step, Tally
+from trickrules.engine.records import DEALER, Actor, Auction, DealInfo, Phase, Step, Tally, evolve
 from trickrules.engine.scoring import eligibility_env
 from trickrules.engine.state import State
 

@@ -8,13 +8,11 @@ of his own and plays alone (``docs/decisions.md``).
 
 from __future__ import annotations
 
-from attrs import evolve
-
 from trickrules.engine.actions import Action
 from trickrules.engine.events import CardCalled, Event, PartnerRevealed, shared
 from trickrules.engine.mechanism import Mechanism, listed, not_legal
 from trickrules.engine.phases import setup
-from trickrules.engine.records import DEALER, Actor, Phase
+from trickrules.engine.records import DEALER, Actor, Phase, evolve
 from trickrules.engine.state import State
 
 __all__ = ["MECHANISM", "callable_cards"]

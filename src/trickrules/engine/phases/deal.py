@@ -14,12 +14,10 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from attrs import evolve
-
 from trickrules.compile.cards import NO_TRUMP
 from trickrules.engine.events import HIDDEN, POT, Dealt, Event, Misdealt, paid
 from trickrules.engine.mechanism import Reveal
-from trickrules.engine.records import DEALER, Actor, DealInfo, MatchInfo, Phase, Step, Tally
+from trickrules.engine.records import DEALER, Actor, DealInfo, MatchInfo, Phase, Step, Tally, evolve
 from trickrules.engine.rng import shuffled
 from trickrules.engine.scoring import deal_constants
 from trickrules.engine.state import State

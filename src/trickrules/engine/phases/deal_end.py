@@ -8,11 +8,9 @@ its target score or after its number of deals, with the spec's tie-break.
 
 from __future__ import annotations
 
-from attrs import evolve
-
 from trickrules.engine.events import POT, DealScored, Event, MatchEnded, paid
 from trickrules.engine.phases.deal import start_deal
-from trickrules.engine.records import DEALER, Actor, DealInfo, MatchInfo, Phase, Step, Tally
+from trickrules.engine.records import DEALER, Actor, DealInfo, MatchInfo, Phase, Step, Tally, evolve
 from trickrules.engine.scoring import pay_deal, sides_of_deal
 from trickrules.engine.state import State
 

@@ -10,13 +10,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from attrs import evolve
-
 from trickrules.engine.actions import Action
 from trickrules.engine.events import Declared, Event, Passed, shared
 from trickrules.engine.mechanism import Mechanism, listed
 from trickrules.engine.phases import setup
-from trickrules.engine.records import Actor, DealInfo, Meld, Phase, Tally
+from trickrules.engine.records import Actor, DealInfo, Meld, Phase, Tally, evolve
 from trickrules.engine.state import State
 
 if TYPE_CHECKING:

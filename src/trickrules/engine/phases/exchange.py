@@ -8,13 +8,11 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from attrs import evolve
-
 from trickrules.engine.actions import Action
 from trickrules.engine.events import HIDDEN, CardGiven, Event, ExchangeDone
 from trickrules.engine.mechanism import Mechanism, listed
 from trickrules.engine.phases import setup
-from trickrules.engine.records import DEALER, Actor, Phase
+from trickrules.engine.records import DEALER, Actor, Phase, evolve
 from trickrules.engine.state import State
 
 __all__ = ["MECHANISM"]

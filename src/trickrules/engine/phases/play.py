@@ -8,18 +8,19 @@ Which cards are legal is :mod:`trickrules.engine.obligations`' job.
 
 from __future__ import annotations
 
-from attrs import evolve
-
 from trickrules.engine.actions import Action
 from trickrules.engine.events import CardPlayed, Event, PartnerRevealed, TrickWon
 from trickrules.engine.mechanism import Mechanism
-from trickrules.engine.obligations import REASONS, play_mask, winner_index
+from trickrules.engine.obligations import REASONS, legal_play_mask, play_mask, winner_index
 from trickrules.engine.phases import announce, deal_end, declare
-from trickrules.engine.records import DEALER, Actor, DealInfo, Phase, Revoke, Step, Tally
+from trickrules.engine.records import DEALER, Actor, DealInfo, Phase, Revoke, Step, Tally, evolve
 from trickrules.engine.state import State, set_cache
 from trickrules.errors import IllegalActionError
 
 __all__ = ["MECHANISM"]
+
+# Step(before, events) without the named tuple's Python-level __new__ (the commonest step builds one).
+_new_step = tuple.__new__
 
 
 def _legal_mask(state: State) -> tuple[int, str]:
@@ -31,7 +32,18 @@ def _legal_mask(state: State) -> tuple[int, str]:
 
 
 def _legal(state: State) -> tuple[Action, ...]:
-    return state.game._shared.play_actions_of(_legal_mask(state)[0])
+    found = state._cache
+    if found is None:
+        trick = state.trick
+        t = state.game._tables
+        seat = state.to_move
+        assert seat is not None
+        if trick or (t.rules.play.called_card_no_lead and seat == state.deal.partner):
+            found = legal_play_mask(t, state.hands[seat], trick, state.leader, seat, state.deal)
+        else:
+            found = (state.hands[seat], "")  # a free lead
+        set_cache(state, found)
+    return state.game._shared.play_actions_of(found[0])
 
 
 def _card(state: State, action: Action) -> int:
@@ -58,14 +70,18 @@ def _check(state: State, action: Action) -> None:
 
 
 def _apply(state: State, action: object) -> State:
-    chosen = state.game.as_action(action)
-    card = _card(state, chosen)
     game = state.game
     t = game._tables
+    found = state._cache
+    card = t.card_of.get(action.arg) if type(action) is Action and action.verb == "play" else None
+    if card is None or found is None or not (found[0] >> card) & 1:
+        # Anything but a card already known to be legal: checked in full (and refused with the rule).
+        chosen = game.as_action(action)
+        return _after_play(state, _card(state, chosen), chosen)
     d = state.deal
     trick = state.trick
-    if len(trick) < t.trick_last[d.sitting_out] and card != d.called and (state._cache[0] >> card) & 1:
-        # A card that neither ends the trick nor reveals anything: the commonest step of a deal.
+    if len(trick) < t.trick_last[d.sitting_out] and card != d.called:
+        # A legal card that neither ends the trick nor reveals anything: the commonest step of a deal.
         seat = state.to_move
         assert seat is not None
         return State(
@@ -78,9 +94,9 @@ def _apply(state: State, action: object) -> State:
             d,
             state.tally,
             state.match,
-            Step(state.history, game._shared.play_events[seat][card]),
+            _new_step(Step, (state.history, game._shared.play_events[seat][card])),
         )
-    return _after_play(state, card, chosen)
+    return _after_play(state, card, action)  # type: ignore[arg-type]
 
 
 def _after_play(state: State, card: int, action: Action) -> State:

@@ -8,11 +8,9 @@ due gets the move; when none is, the play begins.
 
 from __future__ import annotations
 
-from attrs import evolve
-
 from trickrules.compile.cards import NO_TRUMP
 from trickrules.engine.events import Event
-from trickrules.engine.records import Actor, DealInfo, Phase, Step, Tally
+from trickrules.engine.records import Actor, DealInfo, Phase, Step, Tally, evolve
 from trickrules.engine.state import State
 
 __all__ = ["moved", "next_setup", "start_play", "trump_chooser"]

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from attrs import evolve
-
 from trickrules.compile.cards import NO_TRUMP
 from trickrules.engine.actions import Action
 from trickrules.engine.events import Event, TrumpNamed, shared
 from trickrules.engine.mechanism import Mechanism, listed
 from trickrules.engine.phases import setup
-from trickrules.engine.records import Actor, Phase
+from trickrules.engine.records import Actor, Phase, evolve
 from trickrules.engine.state import State
 
 __all__ = ["MECHANISM"]
