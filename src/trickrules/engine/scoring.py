@@ -304,6 +304,75 @@ class ScoringPlan:
         self.announced_keys = tuple((a, f"announced_{a}") for a in t.announcement_names)
 
 
+class _Environments:
+    """The formula variables of a finished deal, per side and per player, each worked out once."""
+
+    __slots__ = (
+        "base",
+        "deal",
+        "formulas",
+        "plan",
+        "player_cache",
+        "player_formulas",
+        "players",
+        "side_cache",
+        "side_of",
+    )
+
+    def __init__(self, game: Game, match: MatchInfo, d: DealInfo, tally: Tally, sides: tuple[tuple[int, ...], ...]):
+        t = game._tables
+        scoring: ScoringPlan = game._scoring
+        plan = scoring.by_contract[d.contract]
+        base: Env = dict(plan.base)
+        base["pot"] = match.pot
+        base["deal"] = d.number
+        base["no_trump"] = d.trump is not None and d.trump < 0
+        base["forced"] = d.forced
+        base["extra_deal"] = is_extra_deal(game, match)
+        for a, key in scoring.announced_keys:
+            base[key] = a in d.announced
+        self.base = base
+        self.plan = scoring
+        self.players = t.players
+        self.deal = _Deal(t, match, d, tally)
+        self.side_of = {seat: side for side in sides for seat in side}
+        self.formulas = plan.formulas
+        self.player_formulas = plan.player_formulas
+        self.side_cache: dict[tuple[int, ...], Env] = {}
+        self.player_cache: dict[int, Env] = {}
+
+    def side(self, side: tuple[int, ...]) -> Env:
+        """The variables of one side."""
+        found = self.side_cache.get(side)
+        if found is None:
+            other = _others(self.players, side)
+            found = dict(self.base)
+            for name in self.plan.side_names:
+                found[name] = _SIDE[name](self.deal, side, other)
+            for name, formula in self.formulas:
+                found[name] = formula.evaluate(found)
+            self.side_cache[side] = found
+        return found
+
+    def player(self, seat: int) -> Env:
+        """The variables of one player (those of the player's side, and the player's own)."""
+        found = self.player_cache.get(seat)
+        if found is None:
+            found = dict(self.side(self.side_of[seat]))
+            player_names = self.plan.player_names
+            for name in player_names:
+                found[name] = _PLAYER[name](self.deal, seat)
+            if player_names and self.player_formulas:
+                for name, formula in self.formulas:
+                    found[name] = formula.evaluate(found)
+            self.player_cache[seat] = found
+        return found
+
+    def of(self, kind: str, side: tuple[int, ...], player: int) -> Env:
+        """The variables an outcome of ``kind`` (deal, side or player) sees for this subject."""
+        return self.player(player) if kind == "player" else self.side(side)
+
+
 def pay_deal(
     game: Game, match: MatchInfo, d: DealInfo, tally: Tally, events: list[tuple[Actor, Event]]
 ) -> tuple[list[int], int, list[str]]:
@@ -312,62 +381,19 @@ def pay_deal(
     The payments' events are appended to ``events``.
     """
     t = game._tables
-    rules = t.rules
-    n = rules.players
-    everyone = tuple(range(n))
-    x = _Deal(t, match, d, tally)
     sides = sides_of_deal(t, d)
-    side_of = {seat: side for side in sides for seat in side}
-    contract = rules.contracts[d.contract] if d.contract is not None else None
-    scoring: ScoringPlan = game._scoring
-    plan = scoring.by_contract[d.contract]
-    base: Env = dict(plan.base)
-    base["pot"] = match.pot
-    base["deal"] = d.number
-    base["no_trump"] = d.trump is not None and d.trump < 0
-    base["forced"] = d.forced
-    base["extra_deal"] = is_extra_deal(game, match)
-    for a, key in scoring.announced_keys:
-        base[key] = a in d.announced
-    side_names, player_names = scoring.side_names, scoring.player_names
-    formulas = plan.formulas
-    player_formulas = plan.player_formulas
-    side_cache: dict[tuple[int, ...], Env] = {}
-    player_cache: dict[int, Env] = {}
-
-    def side_env(side: tuple[int, ...]) -> Env:
-        found = side_cache.get(side)
-        if found is None:
-            other = _others(n, side)
-            found = dict(base)
-            for name in side_names:
-                found[name] = _SIDE[name](x, side, other)
-            for name, formula in formulas:
-                found[name] = formula.evaluate(found)
-            side_cache[side] = found
-        return found
-
-    def player_env(seat: int) -> Env:
-        found = player_cache.get(seat)
-        if found is None:
-            found = dict(side_env(side_of[seat]))
-            for name in player_names:
-                found[name] = _PLAYER[name](x, seat)
-            if player_names and player_formulas:
-                for name, formula in formulas:
-                    found[name] = formula.evaluate(found)
-            player_cache[seat] = found
-        return found
-
-    ledger = _Ledger(rules, d, list(match.scores), match.pot, events, sides if contract is not None else ())
+    has_contract = d.contract is not None and d.declarer is not None
+    envs = _Environments(game, match, d, tally, sides)
+    plan = game._scoring.by_contract[d.contract]
+    ledger = _Ledger(t.rules, d, list(match.scores), match.pot, events, sides if has_contract else ())
     applied: list[str] = []
     # Who each kind of outcome is for: (side, player) pairs; the deal's is the declarer's side.
     by_kind: dict[str, tuple[tuple[tuple[int, ...], int], ...]] = {
-        "deal": ((sides[0], d.declarer),) if contract is not None and d.declarer is not None else (),
+        "deal": ((sides[0], d.declarer),) if has_contract and d.declarer is not None else (),
         "side": tuple((side, side[0]) for side in sides),
     }
     if plan.per_player:
-        by_kind["player"] = tuple((side_of[p], p) for p in everyone)
+        by_kind["player"] = tuple((envs.side_of[p], p) for p in range(t.players))
     # At most one outcome applies to each (kind, player); every bonus that holds applies.
     # A condition only needs its truth, so its evaluator is called directly.
     matched: set[tuple[str, int]] = set()
@@ -377,23 +403,15 @@ def pay_deal(
         for side, player in by_kind[kind]:
             if matched and (kind, player) in matched:
                 continue
-            env = player_env(player) if kind == "player" else side_env(side)
+            env = envs.of(kind, side, player)
             if holds(env):
                 matched.add((kind, player))
                 applied.append(outcome.name)
                 ledger.pay_out(outcome, env, side, player)
-    # Every bonus is tried for every subject of its kind: their environments are looked up once.
-    subjects: dict[str, tuple[tuple[tuple[int, ...], int, Env], ...]] = {}
     for extra in plan.bonuses:
-        kind = extra.for_each
         holds = extra.when._evaluator
-        found = subjects.get(kind)
-        if found is None:
-            found = subjects[kind] = tuple(
-                (side, player, player_env(player) if kind == "player" else side_env(side))
-                for side, player in by_kind[kind]
-            )
-        for side, player, env in found:
+        for side, player in by_kind[extra.for_each]:
+            env = envs.of(extra.for_each, side, player)
             if holds(env):
                 applied.append(extra.name)
                 ledger.pay_out(extra, env, side, player)
