@@ -21,15 +21,17 @@ from typing import Any
 from attrs import frozen
 
 from trickrules.engine.actions import Action
-from trickrules.engine.events import Event
+from trickrules.engine.events import Event, Passed
 from trickrules.engine.records import Phase
 from trickrules.engine.state import State, set_cache
 from trickrules.errors import IllegalActionError
 
-__all__ = ["OVER", "Mechanism", "Reveal", "listed", "not_legal", "refusal"]
+__all__ = ["OVER", "PASS", "Mechanism", "Replay", "Reveal", "listed", "not_legal", "refusal"]
 
 #: How a seat sees one kind of event: (event, seat) -> the event as that seat may know it.
 Reveal = Callable[[Any, int], Event]
+#: How an event that records a player's decision gives back the action: (event, game) -> action.
+Replay = Callable[[Any, Any], Action]
 
 
 @frozen(weakref_slot=False, eq=False)
@@ -45,6 +47,8 @@ class Mechanism:
     apply: Callable[[State, Any], State]
     #: For the event classes this phase produces that some seats may not see in full.
     reveals: Mapping[type, Reveal] = MappingProxyType({})
+    #: For the event classes that record a decision taken in this phase: the action it was.
+    replays: Mapping[type, Replay] = MappingProxyType({})
 
 
 def listed(
@@ -53,6 +57,7 @@ def listed(
     step: Callable[[State, Action], State],
     why: Callable[[State, Action, tuple[Action, ...]], str] | None = None,
     reveals: Mapping[type, Reveal] = MappingProxyType({}),
+    replays: Mapping[type, Replay] = MappingProxyType({}),
 ) -> Mechanism:
     """A mechanism whose legal actions are a short list, worked out once per state.
 
@@ -82,7 +87,7 @@ def listed(
         check(state, chosen)
         return step(state, chosen)
 
-    return Mechanism(phase, legal, check, apply, reveals)
+    return Mechanism(phase, legal, check, apply, reveals, replays)
 
 
 def refusal(state: State, action: Action, actions: tuple[Action, ...]) -> str:
@@ -93,6 +98,14 @@ def refusal(state: State, action: Action, actions: tuple[Action, ...]) -> str:
 def not_legal(state: State, action: Action) -> str:
     """The start of every refusal: the action, the seat and the phase."""
     return f"{action}: not legal for seat {state.to_move} in the {state.phase.value} phase"
+
+
+def _passed(event: Passed, game: Any) -> Action:
+    return game.action("pass")  # type: ignore[no-any-return]
+
+
+#: A pass (in the auction, or declining an announcement or a declaration) replays as ``pass``.
+PASS: Mapping[type, Replay] = MappingProxyType({Passed: _passed})
 
 
 def _over_check(state: State, action: Action) -> None:

@@ -9,14 +9,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 from trickrules.compile.tables import Tables
+from trickrules.engine.actions import Action
 from trickrules.engine.events import Event
-from trickrules.engine.mechanism import OVER, Mechanism, Reveal
+from trickrules.engine.mechanism import OVER, Mechanism, Replay, Reveal
 from trickrules.engine.phases import announce, auction, call, deal, declare, exchange, play, trump
 from trickrules.engine.records import Phase
 
-__all__ = ["mechanisms", "redact"]
+if TYPE_CHECKING:
+    from trickrules.engine.game import Game
+
+__all__ = ["action_of", "mechanisms", "redact"]
 
 
 def mechanisms(t: Tables) -> Mapping[Phase, Mechanism]:
@@ -36,11 +41,29 @@ def mechanisms(t: Tables) -> Mapping[Phase, Mechanism]:
     return MappingProxyType({m.phase: m for m in chosen})
 
 
-#: How a seat sees the events that not every seat may see in full, by event class.
-_REVEALS: Mapping[type, Reveal] = MappingProxyType({**deal.REVEALS, **exchange.MECHANISM.reveals})
+#: Every mechanism there is (a game uses those its rules need).
+_ALL = (announce, auction, call, declare, exchange, play, trump)
+
+#: How a seat sees the events that not every seat may see in full, by event class: what
+#: dealing hides, and what each mechanism says of the events it produces.
+_REVEALS: Mapping[type, Reveal] = MappingProxyType(
+    {**deal.REVEALS, **{cls: how for module in _ALL for cls, how in module.MECHANISM.reveals.items()}}
+)
 
 
 def redact(event: Event, seat: int) -> Event:
     """``event`` as ``seat`` may know it (hidden cards replaced by ``"?"``)."""
     reveal = _REVEALS.get(type(event))
     return event if reveal is None else reveal(event, seat)
+
+
+#: How each event that records a player's decision gives back the action, by event class.
+_REPLAYS: Mapping[type, Replay] = MappingProxyType(
+    {cls: how for module in _ALL for cls, how in module.MECHANISM.replays.items()}
+)
+
+
+def action_of(game: Game, event: Event) -> Action | None:
+    """The player action ``event`` records, or ``None`` for an event the rules derive."""
+    how = _REPLAYS.get(type(event))
+    return None if how is None else how(event, game)

@@ -9,14 +9,20 @@ late announcement is being decided, ``deal.late`` names it.
 
 from __future__ import annotations
 
+from types import MappingProxyType
+from typing import TYPE_CHECKING
+
 from trickrules.compile.rules import LateAnnouncement
 from trickrules.engine.actions import Action
 from trickrules.engine.events import Announced, Event, PartnerRevealed, Passed, shared
-from trickrules.engine.mechanism import Mechanism, listed
+from trickrules.engine.mechanism import PASS, Mechanism, listed
 from trickrules.engine.obligations import play_mask
 from trickrules.engine.phases import deal_end, setup
 from trickrules.engine.records import DEALER, Actor, DealInfo, Phase, Step, Tally, evolve
 from trickrules.engine.state import State
+
+if TYPE_CHECKING:
+    from trickrules.engine.game import Game
 
 __all__ = ["MECHANISM", "late_window", "open_late_window"]
 
@@ -146,4 +152,10 @@ def _step(state: State, action: Action) -> State:
     return setup.next_setup(state, d, events)
 
 
-MECHANISM: Mechanism = listed(Phase.ANNOUNCE, _offered, _step)
+def _announced(event: Announced, game: Game) -> Action:
+    return game.action(f"announce {event.name}")
+
+
+MECHANISM: Mechanism = listed(
+    Phase.ANNOUNCE, _offered, _step, replays=MappingProxyType({**PASS, Announced: _announced})
+)

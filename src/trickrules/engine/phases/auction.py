@@ -8,14 +8,20 @@ holder of a given card, plays without a contract, or redeals.
 
 from __future__ import annotations
 
+from types import MappingProxyType
+from typing import TYPE_CHECKING
+
 from trickrules.engine.actions import Action
-from trickrules.engine.events import AuctionWon, Event, Redeal, shared
-from trickrules.engine.mechanism import Mechanism, listed, not_legal
+from trickrules.engine.events import AuctionWon, BidMade, Event, Redeal, shared
+from trickrules.engine.mechanism import PASS, Mechanism, listed, not_legal
 from trickrules.engine.phases import deal_end, setup
 from trickrules.engine.phases.deal import start_deal
 from trickrules.engine.records import DEALER, Actor, Auction, DealInfo, Phase, Step, Tally, evolve
 from trickrules.engine.scoring import eligibility_env
 from trickrules.engine.state import State
+
+if TYPE_CHECKING:
+    from trickrules.engine.game import Game
 
 __all__ = ["MECHANISM"]
 
@@ -120,4 +126,10 @@ def _contract_won(
     return setup.next_setup(state, d, events)
 
 
-MECHANISM: Mechanism = listed(Phase.BIDDING, _offered, _step, _why)
+def _bid(event: BidMade, game: Game) -> Action:
+    return game.action(f"bid {event.contract}")
+
+
+MECHANISM: Mechanism = listed(
+    Phase.BIDDING, _offered, _step, _why, replays=MappingProxyType({**PASS, BidMade: _bid})
+)

@@ -8,12 +8,18 @@ of his own and plays alone (``docs/decisions.md``).
 
 from __future__ import annotations
 
+from types import MappingProxyType
+from typing import TYPE_CHECKING
+
 from trickrules.engine.actions import Action
 from trickrules.engine.events import CardCalled, Event, PartnerRevealed, shared
 from trickrules.engine.mechanism import Mechanism, listed, not_legal
 from trickrules.engine.phases import setup
 from trickrules.engine.records import DEALER, Actor, Phase, evolve
 from trickrules.engine.state import State
+
+if TYPE_CHECKING:
+    from trickrules.engine.game import Game
 
 __all__ = ["MECHANISM", "callable_cards"]
 
@@ -91,4 +97,8 @@ def _step(state: State, action: Action) -> State:
     return setup.next_setup(state, d, events)
 
 
-MECHANISM: Mechanism = listed(Phase.CALL, _offered, _step, _why)
+def _called(event: CardCalled, game: Game) -> Action:
+    return game.action(f"call {event.card}")
+
+
+MECHANISM: Mechanism = listed(Phase.CALL, _offered, _step, _why, replays=MappingProxyType({CardCalled: _called}))

@@ -8,11 +8,12 @@ tells nobody whether it does.
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from trickrules.engine.actions import Action
 from trickrules.engine.events import Declared, Event, Passed, shared
-from trickrules.engine.mechanism import Mechanism, listed
+from trickrules.engine.mechanism import PASS, Mechanism, listed
 from trickrules.engine.phases import setup
 from trickrules.engine.records import Actor, DealInfo, Meld, Phase, Tally, evolve
 from trickrules.engine.state import State
@@ -142,4 +143,13 @@ def _step(state: State, action: Action) -> State:
     return setup.moved(state, Phase.PLAY, state.leader, d, tuple(events), tally)
 
 
-MECHANISM: Mechanism = listed(Phase.DECLARE, _offered, _step)
+def _declared(event: Declared, game: Game) -> Action:
+    decl = next((d for d in game.rules.declarations if d.name == event.name), None)
+    if decl is not None and decl.suit == "trump":
+        return game.action(f"declare {event.name}")
+    return game.action(f"declare {event.name} {event.suit}")
+
+
+MECHANISM: Mechanism = listed(
+    Phase.DECLARE, _offered, _step, replays=MappingProxyType({**PASS, Declared: _declared})
+)

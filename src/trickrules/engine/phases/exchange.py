@@ -7,6 +7,7 @@ if it gave or received it; others see ``"?"``.
 from __future__ import annotations
 
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 from trickrules.engine.actions import Action
 from trickrules.engine.events import HIDDEN, CardGiven, Event, ExchangeDone
@@ -14,6 +15,9 @@ from trickrules.engine.mechanism import Mechanism, listed
 from trickrules.engine.phases import setup
 from trickrules.engine.records import DEALER, Actor, Phase, evolve
 from trickrules.engine.state import State
+
+if TYPE_CHECKING:
+    from trickrules.engine.game import Game
 
 __all__ = ["MECHANISM"]
 
@@ -69,4 +73,14 @@ def _given_for(event: CardGiven, seat: int) -> CardGiven:
     return event if seat in (event.seat, event.to) else evolve(event, card=HIDDEN)
 
 
-MECHANISM: Mechanism = listed(Phase.EXCHANGE, _offered, _step, reveals=MappingProxyType({CardGiven: _given_for}))
+def _given(event: CardGiven, game: Game) -> Action:
+    return game.action(f"give {event.card}")
+
+
+MECHANISM: Mechanism = listed(
+    Phase.EXCHANGE,
+    _offered,
+    _step,
+    reveals=MappingProxyType({CardGiven: _given_for}),
+    replays=MappingProxyType({CardGiven: _given}),
+)

@@ -8,6 +8,9 @@ Which cards are legal is :mod:`trickrules.engine.obligations`' job.
 
 from __future__ import annotations
 
+from types import MappingProxyType
+from typing import TYPE_CHECKING
+
 from trickrules.engine.actions import Action
 from trickrules.engine.events import CardPlayed, Event, PartnerRevealed, TrickWon
 from trickrules.engine.mechanism import Mechanism
@@ -16,6 +19,9 @@ from trickrules.engine.phases import announce, deal_end, declare
 from trickrules.engine.records import DEALER, Actor, DealInfo, Phase, Revoke, Step, Tally, evolve
 from trickrules.engine.state import State, set_cache
 from trickrules.errors import IllegalActionError
+
+if TYPE_CHECKING:
+    from trickrules.engine.game import Game
 
 __all__ = ["MECHANISM"]
 
@@ -175,4 +181,8 @@ def _end_trick(
     return State(game, Phase.PLAY, winner, hands, (), winner, d, tally, match, Step(state.history, events))
 
 
-MECHANISM = Mechanism(Phase.PLAY, _legal, _check, _apply)
+def _played(event: CardPlayed, game: Game) -> Action:
+    return game.action(f"play {event.card}")
+
+
+MECHANISM = Mechanism(Phase.PLAY, _legal, _check, _apply, replays=MappingProxyType({CardPlayed: _played}))

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from types import MappingProxyType
+from typing import TYPE_CHECKING
+
 from trickrules.compile.cards import NO_TRUMP
 from trickrules.engine.actions import Action
 from trickrules.engine.events import Event, TrumpNamed, shared
@@ -9,6 +12,9 @@ from trickrules.engine.mechanism import Mechanism, listed
 from trickrules.engine.phases import setup
 from trickrules.engine.records import Actor, Phase, evolve
 from trickrules.engine.state import State
+
+if TYPE_CHECKING:
+    from trickrules.engine.game import Game
 
 __all__ = ["MECHANISM"]
 
@@ -29,4 +35,8 @@ def _step(state: State, action: Action) -> State:
     return setup.start_play(state, d, events)
 
 
-MECHANISM: Mechanism = listed(Phase.TRUMP, _offered, _step)
+def _named(event: TrumpNamed, game: Game) -> Action:
+    return game.action(f"trump {event.suit}")
+
+
+MECHANISM: Mechanism = listed(Phase.TRUMP, _offered, _step, replays=MappingProxyType({TrumpNamed: _named}))
