@@ -3,7 +3,7 @@
 :func:`compile_rules` checks every cross-reference (with the key path in the
 message) and turns the sections into the flat records the engine reads on
 its hot path: bit masks for card sets, indices instead of names, formulas
-parsed once.
+parsed once. The play obligations are compiled by :mod:`trickrules.compile.play`.
 """
 
 from __future__ import annotations
@@ -11,9 +11,10 @@ from __future__ import annotations
 from attrs import frozen
 
 from trickrules.compile.cards import CardTable
+from trickrules.compile.play import PlayRules, compile_play
 from trickrules.errors import SpecError
 from trickrules.spec.formula import Formula, compile_formula
-from trickrules.spec.model import ContractSpec, ObligationSpec, OutcomeSpec, Spec
+from trickrules.spec.model import ContractSpec, OutcomeSpec, Spec
 
 __all__ = [
     "DEAL_VARS",
@@ -84,33 +85,6 @@ PAYMENT_ROLES = (
     "others",
     "all",
 )
-
-
-@frozen
-class PlayRules:
-    """The play obligations, flattened into switches and card masks.
-
-    See ``docs/dsl.md`` for what each primitive means; the names of the
-    switches follow the primitives' parameters.
-    """
-
-    follow_suit: bool
-    head_trick: str  # "" (off), "always", "trump_lead"
-    head_when_ruffed: bool
-    head_partner_exempt: bool
-    trump_when_void: str  # "" (off), "always", "if_beats"
-    trump_partner_exempt: bool
-    overtrump: bool
-    overtrump_if_unable: str  # "any", "trump"
-    overtrump_partner_exempt: bool
-    no_undertrump: bool
-    privileged: frozenset[str]
-    privileged_forced_by: str  # "higher_lead", "any_trump_lead"
-    privileged_sole: bool  # mode "sole_trump": privileged only as its holder's one trump
-    called_card: bool
-    called_card_no_lead: bool
-    revoke_penalised: bool
-    any_suit_wins: bool
 
 
 @frozen
@@ -303,104 +277,6 @@ def _compile_contract(
     )
 
 
-def _compile_play(spec: Spec, where: str) -> PlayRules:
-    seen: set[str] = set()
-    sw: dict[str, object] = {
-        "follow_suit": False,
-        "head_trick": "",
-        "head_when_ruffed": False,
-        "head_partner_exempt": False,
-        "trump_when_void": "",
-        "trump_partner_exempt": False,
-        "overtrump": False,
-        "overtrump_if_unable": "any",
-        "overtrump_partner_exempt": False,
-        "no_undertrump": False,
-        "privileged": frozenset(),
-        "privileged_forced_by": "higher_lead",
-        "privileged_sole": False,
-        "called_card": False,
-        "called_card_no_lead": False,
-        "revoke_penalised": spec.play.revoke == "penalise",
-        "any_suit_wins": spec.play.trick_winner == "any_suit",
-    }
-    names = {p.name for p in spec.trump.promotions}
-    for n, ob in enumerate(spec.play.obligations):
-        path = f"play.obligations[{n}]"
-        if ob.rule in seen:
-            raise _fail(where, path, f"the rule {ob.rule!r} is listed twice.")
-        seen.add(ob.rule)
-
-        def allow(*params: str, path: str = path, ob: ObligationSpec = ob) -> None:
-            given = {
-                "mode": ob.mode,
-                "cards": ob.cards,
-                "forced_by": ob.forced_by,
-                "partner_exempt": ob.partner_exempt,
-                "if_unable": ob.if_unable,
-            }
-            for key, value in given.items():
-                if value and key not in params:
-                    raise _fail(where, f"{path}.{key}", f"not a parameter of {ob.rule!r}.")
-
-        def choose(value: str, choices: tuple[str, ...], key: str, default: str, path: str = path) -> str:
-            value = value or default
-            if value not in choices:
-                raise _fail(where, f"{path}.{key}", f"expected one of {list(choices)}, found {value!r}.")
-            return value
-
-        if ob.rule == "follow_suit":
-            allow()
-            sw["follow_suit"] = True
-        elif ob.rule == "head_trick":
-            allow("mode", "partner_exempt", "if_unable")
-            sw["head_trick"] = choose(ob.mode, ("always", "trump_lead"), "mode", "always")
-            sw["head_when_ruffed"] = (
-                choose(ob.if_unable, ("free", "beat_led_suit"), "if_unable", "free") == "beat_led_suit"
-            )
-            sw["head_partner_exempt"] = ob.partner_exempt
-        elif ob.rule == "trump_when_void":
-            allow("mode", "partner_exempt")
-            sw["trump_when_void"] = choose(ob.mode, ("always", "if_beats"), "mode", "always")
-            sw["trump_partner_exempt"] = ob.partner_exempt
-        elif ob.rule == "overtrump":
-            allow("if_unable", "partner_exempt")
-            sw["overtrump"] = True
-            sw["overtrump_if_unable"] = choose(ob.if_unable, ("any", "trump"), "if_unable", "any")
-            sw["overtrump_partner_exempt"] = ob.partner_exempt
-        elif ob.rule == "no_undertrump":
-            allow()
-            sw["no_undertrump"] = True
-        elif ob.rule == "privileged_cards":
-            allow("cards", "forced_by", "mode")
-            for k, name in enumerate(ob.cards):
-                if name not in names:
-                    raise _fail(
-                        where, f"{path}.cards[{k}]", f"{name!r} is not the name of a promotion in trump.promotions."
-                    )
-            sw["privileged"] = frozenset(ob.cards)
-            sw["privileged_forced_by"] = choose(
-                ob.forced_by, ("higher_lead", "any_trump_lead"), "forced_by", "higher_lead"
-            )
-            sw["privileged_sole"] = (
-                choose(ob.mode, ("only_privileged", "sole_trump"), "mode", "only_privileged") == "sole_trump"
-            )
-        elif ob.rule == "called_card":
-            allow("mode")
-            sw["called_card"] = True
-            sw["called_card_no_lead"] = choose(ob.mode, ("must_follow", "no_lead"), "mode", "must_follow") == "no_lead"
-    needing = [
-        r
-        for r in ("head_trick", "called_card", "trump_when_void", "overtrump", "no_undertrump", "privileged_cards")
-        if r in seen
-    ]
-    if needing and not sw["follow_suit"]:
-        raise _fail(where, "play.obligations", f"{', '.join(map(repr, needing))} need 'follow_suit' as well.")
-    if sw["overtrump"] and not sw["trump_when_void"]:
-        raise _fail(where, "play.obligations", "'overtrump' needs 'trump_when_void'.")
-    return PlayRules(**sw)  # type: ignore[arg-type]
-
-
 def _compile_outcome(
     n: int, o: OutcomeSpec, kind: str, spec: Spec, where: str, var_names: tuple[str, ...], contracts: set[str]
 ) -> CompiledOutcome:
@@ -439,8 +315,8 @@ def _announce_vars(spec: Spec) -> tuple[str, ...]:
     return tuple(f"announced_{a.name}" for a in spec.bidding.announcements)
 
 
-def compile_rules(spec: Spec, cards: CardTable, where: str) -> Rules:
-    """Check and compile everything in ``spec`` beyond the card tables."""
+def _check_deal(spec: Spec, cards: CardTable, where: str) -> int:
+    """Check the seating and the deal against the deck; the hand size."""
     seating = spec.seating
     players = seating.players
     if not 2 <= players <= 8:
@@ -468,6 +344,11 @@ def compile_rules(spec: Spec, cards: CardTable, where: str) -> Rules:
         )
     if spec.trump.chosen_by == "turned" and not spec.deal.turn_last_card:
         raise _fail(where, "trump.chosen_by", "'turned' needs deal.turn_last_card = true.")
+    return hand
+
+
+def _check_names(spec: Spec, where: str) -> tuple[tuple[str, ...], list[str]]:
+    """Check the names of the variables and the contracts; both, in order."""
     var_names = _var_names(spec)
     for name in var_names:
         if not name.isidentifier() or name in (*DEAL_VARS, *SIDE_VARS, *PLAYER_VARS):
@@ -486,52 +367,62 @@ def compile_rules(spec: Spec, cards: CardTable, where: str) -> Rules:
                 f"bidding.contracts[{n}].name",
                 f"{c.name!r} must be a single word (it is typed as 'bid {c.name}').",
             )
-    contracts = tuple(
-        _compile_contract(n, c, spec, cards, where, var_names) for n, c in enumerate(spec.bidding.contracts)
-    )
+    return var_names, names
+
+
+def _compile_all_pass(spec: Spec, cards: CardTable, names: list[str], where: str) -> tuple[int, int]:
+    """The forced contract's index and the card whose holder plays it, or -1, -1."""
     ap = spec.bidding.all_pass
-    ap_contract, ap_holder = -1, -1
     if ap.action == "forced":
         if ap.contract not in names:
             raise _fail(where, "bidding.all_pass.contract", f"{ap.contract!r} is not a contract of bidding.contracts.")
         if ap.holder_of not in cards.codes:
             raise _fail(where, "bidding.all_pass.holder_of", f"{ap.holder_of!r} is not a card of this deck.")
-        ap_contract, ap_holder = names.index(ap.contract), cards.codes.index(ap.holder_of)
-    elif ap.action == "play" and seating.partnerships != "fixed":
+        return names.index(ap.contract), cards.codes.index(ap.holder_of)
+    if ap.action == "play" and spec.seating.partnerships != "fixed":
         raise _fail(where, "bidding.all_pass.action", "'play' (a deal with no contract) needs fixed partnerships.")
-    if not contracts and seating.partnerships != "fixed":
-        raise _fail(where, "bidding.contracts", "a game without contracts needs fixed partnerships.")
+    return -1, -1
+
+
+def _compile_announcements(
+    spec: Spec, names: list[str], hand: int, where: str
+) -> tuple[tuple[tuple[str, frozenset[str]], ...], tuple[LateAnnouncement, ...]]:
+    """The announcements made before the play (name and contracts), and those made during it."""
     announcements: list[tuple[str, frozenset[str]]] = []
     late: list[LateAnnouncement] = []
     for n, a in enumerate(spec.bidding.announcements):
+        path = f"bidding.announcements[{n}]"
         if not a.after_run and (a.alone != "announce" or a.refused != "continue"):
             raise _fail(
                 where,
-                f"bidding.announcements[{n}]",
+                path,
                 f"alone = {a.alone!r} and refused = {a.refused!r} need after_run (an announcement during the play).",
             )
-        if a.after_run:
-            if not 0 < a.after_run < hand:
-                raise _fail(where, f"bidding.announcements[{n}].after_run", f"expected 1 to {hand - 1}.")
-            entry = LateAnnouncement(a.name, frozenset(a.contracts or names), a.after_run, a.by, a.alone, a.refused)
-            late.append(entry)
-            for k, cname in enumerate(a.contracts):
-                if cname not in names:
-                    raise _fail(where, f"bidding.announcements[{n}].contracts[{k}]", f"{cname!r} is not a contract.")
-            continue
+        if a.after_run and not 0 < a.after_run < hand:
+            raise _fail(where, f"{path}.after_run", f"expected 1 to {hand - 1}.")
         for k, cname in enumerate(a.contracts):
             if cname not in names:
-                raise _fail(where, f"bidding.announcements[{n}].contracts[{k}]", f"{cname!r} is not a contract.")
-        announcements.append((a.name, frozenset(a.contracts or names)))
+                raise _fail(where, f"{path}.contracts[{k}]", f"{cname!r} is not a contract.")
+        contracts = frozenset(a.contracts or names)
+        if a.after_run:
+            late.append(LateAnnouncement(a.name, contracts, a.after_run, a.by, a.alone, a.refused))
+        else:
+            announcements.append((a.name, contracts))
+    return tuple(announcements), tuple(late)
 
-    def ranks(codes: tuple[str, ...], path: str) -> tuple[int, ...]:
-        out = []
-        for k, code in enumerate(codes):
-            if code not in cards.rank_codes:
-                raise _fail(where, f"{path}[{k}]", f"{code!r} is not a rank of this deck.")
-            out.append(cards.rank_codes.index(code))
-        return tuple(out)
 
+def _ranks(codes: tuple[str, ...], cards: CardTable, where: str, path: str) -> tuple[int, ...]:
+    out = []
+    for k, code in enumerate(codes):
+        if code not in cards.rank_codes:
+            raise _fail(where, f"{path}[{k}]", f"{code!r} is not a rank of this deck.")
+        out.append(cards.rank_codes.index(code))
+    return tuple(out)
+
+
+def _compile_declarations(
+    spec: Spec, cards: CardTable, names: list[str], where: str
+) -> tuple[CompiledDeclaration, ...]:
     decls = []
     for n, d in enumerate(spec.declarations):
         if d.max_per_window < 1:
@@ -546,7 +437,7 @@ def compile_rules(spec: Spec, cards: CardTable, where: str) -> Rules:
             CompiledDeclaration(
                 n,
                 d.name,
-                ranks(d.ranks, f"declarations[{n}].ranks"),
+                _ranks(d.ranks, cards, where, f"declarations[{n}].ranks"),
                 d.suit,
                 d.points,
                 d.max_per_window,
@@ -556,18 +447,25 @@ def compile_rules(spec: Spec, cards: CardTable, where: str) -> Rules:
                 d.late,
             )
         )
-    contract_names = set(names)
+    return tuple(decls)
+
+
+def _compile_scoring(
+    spec: Spec, where: str, var_names: tuple[str, ...], names: list[str], has_contracts: bool
+) -> tuple[tuple[CompiledOutcome, ...], tuple[CompiledOutcome, ...], tuple[tuple[str, Formula], ...]]:
+    """The outcomes, the bonuses and the scoring variables."""
     for kind, items in (("outcomes", spec.scoring.outcomes), ("bonuses", spec.scoring.bonuses)):
         onames = [o.name for o in items]
         if len(set(onames)) != len(onames):
             raise _fail(where, f"scoring.{kind}", f"names must be distinct (overlays merge by name), found {onames}.")
-    if not contracts and spec.trump.chosen_by in ("declarer", "called_holder"):
+    if not has_contracts and spec.trump.chosen_by in ("declarer", "called_holder"):
         raise _fail(
             where,
             "trump.chosen_by",
             f"{spec.trump.chosen_by!r} needs a bidding ladder (bidding.contracts); "
             "a game without contracts has trumps chosen by 'dealer', 'turned' or 'none'.",
         )
+    contract_names = set(names)
     outcomes = tuple(
         _compile_outcome(n, o, "outcomes", spec, where, var_names, contract_names)
         for n, o in enumerate(spec.scoring.outcomes)
@@ -582,7 +480,11 @@ def compile_rules(spec: Spec, cards: CardTable, where: str) -> Rules:
         # A var may use the built-in variables and the vars defined before it.
         svars.append((name, _formula(source, (*DEAL_VARS, *SIDE_VARS, *earlier), where, f"scoring.vars.{name}")))
         earlier.append(name)
-    play = _compile_play(spec, where)
+    return outcomes, bonuses, tuple(svars)
+
+
+def _privileged_masks(cards: CardTable, play: PlayRules) -> tuple[tuple[int, int], ...]:
+    """For each trump suit, the mask of its promoted cards that are privileged."""
     priv: list[tuple[int, int]] = []
     for table in cards.trumps:
         mask = 0
@@ -590,6 +492,10 @@ def compile_rules(spec: Spec, cards: CardTable, where: str) -> Rules:
             if pname in play.privileged:
                 mask |= 1 << card
         priv.append((table.trump, mask))
+    return tuple(priv)
+
+
+def _check_match(spec: Spec, where: str) -> None:
     m = spec.match
     if m.deals < 0 or m.target < 0:
         raise _fail(where, "match", "deals and target must not be negative.")
@@ -603,12 +509,29 @@ def compile_rules(spec: Spec, cards: CardTable, where: str) -> Rules:
             "match.deals",
             f"{m.deals} deals is not a multiple of {m.deals_multiple_of} (match.deals_multiple_of).",
         )
+
+
+def compile_rules(spec: Spec, cards: CardTable, where: str) -> Rules:
+    """Check and compile everything in ``spec`` beyond the card tables."""
+    hand = _check_deal(spec, cards, where)
+    var_names, names = _check_names(spec, where)
+    contracts = tuple(
+        _compile_contract(n, c, spec, cards, where, var_names) for n, c in enumerate(spec.bidding.contracts)
+    )
+    ap_contract, ap_holder = _compile_all_pass(spec, cards, names, where)
+    if not contracts and spec.seating.partnerships != "fixed":
+        raise _fail(where, "bidding.contracts", "a game without contracts needs fixed partnerships.")
+    announcements, late = _compile_announcements(spec, names, hand, where)
+    declarations = _compile_declarations(spec, cards, names, where)
+    outcomes, bonuses, svars = _compile_scoring(spec, where, var_names, names, bool(contracts))
+    play = compile_play(spec, where)
+    _check_match(spec, where)
     ante = _formula(spec.scoring.ante, DEAL_VARS, where, "scoring.ante")
     callspec = spec.calling
     return Rules(
-        players=players,
-        teams=teams,
-        packets=packets,
+        players=spec.seating.players,
+        teams=spec.seating.teams,
+        packets=spec.deal.packets,
         hand_size=hand,
         tricks_per_deal=hand,
         turn_last_card=spec.deal.turn_last_card,
@@ -616,15 +539,15 @@ def compile_rules(spec: Spec, cards: CardTable, where: str) -> Rules:
         allow_no_trump=spec.trump.allow_none or spec.trump.chosen_by == "none",
         contracts=contracts,
         auction=spec.bidding.auction,
-        all_pass=ap.action,
-        all_pass_redeal_next=ap.redeal_by == "next_dealer",
+        all_pass=spec.bidding.all_pass.action,
+        all_pass_redeal_next=spec.bidding.all_pass.redeal_by == "next_dealer",
         all_pass_contract=ap_contract,
         all_pass_holder=ap_holder,
-        announcements=tuple(announcements),
+        announcements=announcements,
         not_when_forced=frozenset(a.name for a in spec.bidding.announcements if not a.when_forced),
-        late_announcements=tuple(late),
-        call_ranks=ranks(callspec.ranks, "calling.ranks"),
-        call_fallback_ranks=ranks(callspec.fallback_ranks, "calling.fallback_ranks"),
+        late_announcements=late,
+        call_ranks=_ranks(callspec.ranks, cards, where, "calling.ranks"),
+        call_fallback_ranks=_ranks(callspec.fallback_ranks, cards, where, "calling.fallback_ranks"),
         call_allow_own=callspec.allow_own,
         call_fallback_replaces=callspec.fallback_replaces,
         call_allow_own_fallback=callspec.allow_own_fallback,
@@ -632,18 +555,18 @@ def compile_rules(spec: Spec, cards: CardTable, where: str) -> Rules:
         call_allow_trump_fallback=callspec.allow_trump or callspec.allow_trump_fallback,
         call_public=callspec.public,
         play=play,
-        declarations=tuple(decls),
+        declarations=declarations,
         unit=spec.scoring.unit,
         ante=ante,
         ante_when=spec.scoring.ante_when,
         rounding=spec.scoring.rounding,
         last_trick_bonus=spec.scoring.last_trick_bonus,
-        vars=tuple(svars),
+        vars=svars,
         outcomes=outcomes,
         bonuses=bonuses,
-        match_deals=m.deals,
-        match_target=m.target,
-        tie_break=m.tie_break,
-        pot_at_end=m.pot_at_end,
-        privileged_mask_by_trump=tuple(priv),
+        match_deals=spec.match.deals,
+        match_target=spec.match.target,
+        tie_break=spec.match.tie_break,
+        pot_at_end=spec.match.pot_at_end,
+        privileged_mask_by_trump=_privileged_masks(cards, play),
     )

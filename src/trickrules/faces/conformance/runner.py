@@ -133,36 +133,42 @@ def _fmt(value: object) -> str:
     return repr(value) if isinstance(value, str) else str(value)
 
 
-def _check(game: Game, state: State, expect: Expect) -> list[str]:
-    """The expectations that do not hold, as sentences (empty: all hold)."""
+def _differ(what: str, want: object, got: object) -> str:
+    return f"{what}: expected {_fmt(want)}, got {_fmt(got)}"
+
+
+def _check_cards(game: Game, expect: Expect) -> list[str]:
+    """The expectations about the card orders, the deck and the card points that do not hold."""
     bad: list[str] = []
-
-    def differ(what: str, want: object, got: object) -> None:
-        bad.append(f"{what}: expected {_fmt(want)}, got {_fmt(got)}")
-
     if expect.trump or expect.trump_order is not None or expect.plain_order is not None:
         data = rules_data(game, expect.trump or None)
         if expect.trump_order is not None and list(expect.trump_order) != data["trump_order"]:
-            differ(f"trump order with trump {data['trump']}", expect.trump_order, data["trump_order"])
+            bad.append(_differ(f"trump order with trump {data['trump']}", expect.trump_order, data["trump_order"]))
         for suit, order in (expect.plain_order or {}).items():
             got = data["plain_orders"].get(suit, [])
             if list(order) != got:
-                differ(f"plain order of {suit} with trump {data['trump']}", order, got)
+                bad.append(_differ(f"plain order of {suit} with trump {data['trump']}", order, got))
     if expect.deck_size is not None and expect.deck_size != game.cards.size:
-        differ("deck size", expect.deck_size, game.cards.size)
+        bad.append(_differ("deck size", expect.deck_size, game.cards.size))
     if expect.total_points is not None and expect.total_points != sum(game.cards.points):
-        differ("total card points", expect.total_points, sum(game.cards.points))
+        bad.append(_differ("total card points", expect.total_points, sum(game.cards.points)))
     for code, points in (expect.card_points or {}).items():
-        got = game.cards.points[game.cards.card(code)] if code in game.cards.codes else None
-        if got != points:
-            differ(f"points of {code}", points, got)
+        got_points = game.cards.points[game.cards.card(code)] if code in game.cards.codes else None
+        if got_points != points:
+            bad.append(_differ(f"points of {code}", points, got_points))
+    return bad
+
+
+def _check_turn(state: State, expect: Expect) -> list[str]:
+    """The expectations about the phase, the seat to move and its legal actions that do not hold."""
+    bad: list[str] = []
     if expect.phase and expect.phase != state.phase:
-        differ("phase", expect.phase, state.phase)
+        bad.append(_differ("phase", expect.phase, state.phase))
     if expect.to_move is not None and expect.to_move != state.to_move:
-        differ("seat to move", expect.to_move, state.to_move)
+        bad.append(_differ("seat to move", expect.to_move, state.to_move))
     legal = [str(a) for a in state.legal_actions()]
     if expect.legal is not None and sorted(expect.legal) != sorted(legal):
-        differ("legal actions", sorted(expect.legal), sorted(legal))
+        bad.append(_differ("legal actions", sorted(expect.legal), sorted(legal)))
     for text in expect.legal_includes:
         if text not in legal:
             bad.append(f"legal actions: expected {text!r} among them, got {_fmt(legal)}")
@@ -177,6 +183,12 @@ def _check(game: Game, state: State, expect: Expect) -> list[str]:
                 bad.append(f"{reject.action!r} was refused, but the reason {str(exc)!r} does not say {reject.reason!r}")
         else:
             bad.append(f"{reject.action!r} was accepted; expected it to be refused ({reject.reason or 'any reason'})")
+    return bad
+
+
+def _check_events(state: State, expect: Expect) -> list[str]:
+    """The expectations about the last step's events and the whole log that do not hold."""
+    bad: list[str] = []
     last = [event_to_data(e) for e in state.last_events]
     for want in expect.events:
         if not any(_event_matches(e, want) for e in last):
@@ -190,34 +202,46 @@ def _check(game: Game, state: State, expect: Expect) -> list[str]:
             found = [e for e in log if _event_matches(e, want)]
             if found:
                 bad.append(f"the log: expected no event like {dict(want)}, found {found[0]}")
+    return bad
+
+
+def _check_deal(game: Game, state: State, expect: Expect) -> list[str]:
+    """The expectations about the deal and the match (contract, tricks, scores...) that do not hold."""
+    bad: list[str] = []
     if expect.contract is not None and expect.contract != (state.contract or ""):
-        differ("contract", expect.contract, state.contract or "")
+        bad.append(_differ("contract", expect.contract, state.contract or ""))
     if expect.declarer is not None and expect.declarer != state.declarer:
-        differ("declarer", expect.declarer, state.declarer)
+        bad.append(_differ("declarer", expect.declarer, state.declarer))
     if expect.dealer is not None and expect.dealer != state.dealer:
-        differ("dealer", expect.dealer, state.dealer)
+        bad.append(_differ("dealer", expect.dealer, state.dealer))
     if expect.state_trump is not None and expect.state_trump != state.trump:
-        differ("trumps", expect.state_trump, state.trump)
+        bad.append(_differ("trumps", expect.state_trump, state.trump))
     if expect.tricks_won is not None:
         got = [state.tricks_won()[s] for s in range(game.rules.players)]
         if list(expect.tricks_won) != got:
-            differ("tricks won", expect.tricks_won, got)
+            bad.append(_differ("tricks won", expect.tricks_won, got))
     if expect.scoreboard is not None and list(expect.scoreboard) != list(state.match.scores):
-        differ("scoreboard", expect.scoreboard, state.match.scores)
+        bad.append(_differ("scoreboard", expect.scoreboard, state.match.scores))
     if expect.pot is not None and expect.pot != state.pot:
-        differ("pot", expect.pot, state.pot)
+        bad.append(_differ("pot", expect.pot, state.pot))
     if expect.terminal is not None and expect.terminal != state.is_terminal:
-        differ("match over", expect.terminal, state.is_terminal)
+        bad.append(_differ("match over", expect.terminal, state.is_terminal))
     if expect.winners is not None and list(expect.winners) != list(state.winners):
-        differ("winners", expect.winners, state.winners)
+        bad.append(_differ("winners", expect.winners, state.winners))
+    return bad
+
+
+def _check_seats(state: State, expect: Expect) -> list[str]:
+    """The expectations about the seats' hands and views that do not hold."""
+    bad: list[str] = []
     for seat_key, cards in (expect.hand or {}).items():
         got_hand = state.hand(int(seat_key))
         if sorted(cards) != sorted(got_hand):
-            differ(f"hand of seat {seat_key}", sorted(cards), sorted(got_hand))
+            bad.append(_differ(f"hand of seat {seat_key}", sorted(cards), sorted(got_hand)))
     for seat_text, partner in (expect.view_partner or {}).items():
         got_partner = state.view(int(seat_text)).partner
         if got_partner != partner:
-            differ(f"seat {seat_text}'s view of the partner", partner, got_partner)
+            bad.append(_differ(f"seat {seat_text}'s view of the partner", partner, got_partner))
     for seat in expect.view_hides_partner:
         view = state.view(seat)
         if view.partner is not None:
@@ -225,6 +249,17 @@ def _check(game: Game, state: State, expect: Expect) -> list[str]:
         if "partner" in view.to_json().replace('"partner":null', ""):
             bad.append(f"seat {seat}'s view JSON names the partner")
     return bad
+
+
+def _check(game: Game, state: State, expect: Expect) -> list[str]:
+    """The expectations that do not hold, as sentences (empty: all hold)."""
+    return [
+        *_check_cards(game, expect),
+        *_check_turn(state, expect),
+        *_check_events(state, expect),
+        *_check_deal(game, state, expect),
+        *_check_seats(state, expect),
+    ]
 
 
 def check_case(case: Case, games: _Games, default_game: str) -> CaseResult:
