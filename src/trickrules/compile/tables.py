@@ -97,12 +97,8 @@ class Tables:
     trick_last: Mapping[int | None, int]
     next_seat: Mapping[int | None, tuple[int, ...]]
     trick_seats: Mapping[int | None, tuple[tuple[int, ...], ...]]
-    #: By the number of cards in a trick: its winner, its cards as a mask and their codes.
-    trick_end: tuple[codegen.TrickEnd, ...]
-    #: Per seat: (hands, card bit) -> the hands with that card taken from (or given to) the seat.
-    toggle: tuple[Callable[[tuple[int, ...], int], tuple[int, ...]], ...]
-    #: Per dealer: shuffled order -> the hands as masks.
-    deal_hands: tuple[Callable[[list[int]], tuple[int, ...]], ...]
+    #: Per dealer: the seat that receives the card at each position of the shuffled deck.
+    deal_seats: tuple[tuple[int, ...], ...]
     #: The codes, and the card points, of the cards in a mask, in deck order.
     codes_of: Callable[[int], tuple[str, ...]]
     points_of: Callable[[int], tuple[int, ...]]
@@ -110,6 +106,14 @@ class Tables:
     def hands_of(self, masks: tuple[int, ...]) -> tuple[tuple[str, ...], ...]:
         """The card codes of every hand."""
         return tuple(self.codes_of(m) for m in masks)
+
+    def deal(self, dealer: int, order: list[int]) -> tuple[int, ...]:
+        """The hands, as masks, that a shuffled deck deals when ``dealer`` deals (undealt cards stay out)."""
+        hands = [0] * self.players
+        bit = self.bit
+        for seat, card in zip(self.deal_seats[dealer], order, strict=False):
+            hands[seat] |= bit[card]
+        return tuple(hands)
 
 
 def _trump_data(table: TrumpTable, size: int, nsuits: int, privileged: int) -> TrumpData:
@@ -210,9 +214,7 @@ def compile_tables(spec: Spec, where: str) -> Tables:
             )
             for out in outs
         ),
-        trick_end=tuple(codegen.trick_ender(max(k, 1), bit, cards.codes) for k in range(n + 1)),
-        toggle=tuple(codegen.toggler(seat, n) for seat in range(n)),
-        deal_hands=tuple(codegen.dealer(at, n, bit) for at in deal_seats),
+        deal_seats=tuple(deal_seats),
         codes_of=codegen.unpacker(cards.codes),
         points_of=codegen.unpacker(cards.points),
     )

@@ -134,7 +134,7 @@ def _deal_from_seed(
     """Shuffle and deal; return the hands as masks, the turned card and the hands as codes."""
     t = game._tables
     order = shuffled(seed, shuffle_no, t.cards.size)
-    masks = t.deal_hands[dealer](order)  # undealt cards stay out
+    masks = t.deal(dealer, order)
     return masks, (order[-1] if game.rules.turn_last_card else None), t.hands_of(masks)
 
 

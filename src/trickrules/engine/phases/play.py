@@ -29,6 +29,13 @@ __all__ = ["MECHANISM"]
 _new_step = tuple.__new__
 
 
+def _flip(masks: tuple[int, ...], seat: int, bits: int) -> tuple[int, ...]:
+    """``masks`` with ``bits`` flipped in ``seat``'s mask (a card leaves a hand, or a trick joins a pile)."""
+    out = list(masks)
+    out[seat] ^= bits
+    return tuple(out)
+
+
 def _legal_mask(state: State) -> tuple[int, str]:
     found = state._cache
     if found is None:
@@ -94,7 +101,7 @@ def _apply(state: State, action: object) -> State:
             game,
             Phase.PLAY,
             t.next_seat[d.sitting_out][seat],
-            t.toggle[seat](state.hands, t.bit[card]),
+            _flip(state.hands, seat, t.bit[card]),
             (*trick, card),
             state.leader,
             d,
@@ -110,7 +117,7 @@ def _after_play(state: State, card: int, action: Action) -> State:
     t = game._tables
     seat = state.to_move
     assert seat is not None
-    hands = t.toggle[seat](state.hands, t.bit[card])  # _card has checked that the seat holds it
+    hands = _flip(state.hands, seat, t.bit[card])  # _card has checked that the seat holds it
     trick = (*state.trick, card)
     d = state.deal
     tally = state.tally
@@ -151,15 +158,14 @@ def _end_trick(
     t = game._tables
     trump = d.trump
     assert trump is not None
-    data = t.trumps[trump]
-    if t.rules.play.any_suit_wins:
-        # Any row gives the cards taken and their codes; the winner follows the any-suit rule.
-        _, taken, texts = t.trick_end[len(trick)](trick, data.led_power[0])
-        index = winner_index(t, trick, trump)
-    else:
-        index, taken, texts = t.trick_end[len(trick)](trick, data.led_power[data.eff_suit[trick[0]]])
+    index = winner_index(t, trick, trump)
+    taken = 0
+    for card in trick:
+        taken |= t.bit[card]
+    codes = t.cards.codes
+    texts = tuple([codes[card] for card in trick])
     winner = t.trick_seats[d.sitting_out][state.leader][index]
-    won = t.toggle[winner](tally.won, taken)  # the cards of a trick were won by nobody before
+    won = _flip(tally.won, winner, taken)  # the cards of a trick were won by nobody before
     winners = (*tally.winners, winner)
     tally = Tally(won, winners, tally.declared, tally.revokes, forfeited=tally.forfeited)
     events = (*events, (DEALER, TrickWon(winner, len(winners), texts)))
