@@ -12,12 +12,12 @@ led suit by the plain order). The hot path only looks these up.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Container, Iterable, Mapping
 
 from attrs import frozen
 
 from trickrules.errors import SpecError
-from trickrules.spec.model import Spec
+from trickrules.spec.model import DeckSpec, PromotionSpec, Spec, TrumpSpec
 
 __all__ = ["NO_TRUMP", "TRUMP_BASE", "CardTable", "TrumpTable", "bits", "compile_cards"]
 
@@ -113,25 +113,56 @@ class CardTable:
 
 
 def _order_for(orders: dict[str, tuple[str, ...]], suit_code: str, colour: str) -> tuple[str, tuple[str, ...]] | None:
+    """The order a suit takes from ``orders``: by its code, else its colour, else ``default``.
+
+    Returns the key that matched and the order, or None if no key matches.
+    """
     for key in (suit_code, colour, "default"):
         if key in orders:
             return key, orders[key]
     return None
 
 
-def compile_cards(spec: Spec, where: str) -> CardTable:
-    """Build the card tables of a spec, checking every cross-reference.
+@frozen
+class _Deck:
+    """The deck's cards while the tables are being built, with ``where`` for error messages."""
 
-    ``where`` is the file name used in error messages.
-    """
-    deck = spec.deck
+    where: str
+    suit_codes: tuple[str, ...]
+    colours: tuple[str, ...]
+    rank_codes: tuple[str, ...]
+    codes: tuple[str, ...]
+    suit_of: tuple[int, ...]
+    rank_of: tuple[int, ...]
+    points: tuple[int, ...]
+    index: Mapping[str, int]
+
+    def resolve_rank(self, suit: int, rank: str, path: str) -> int:
+        """The card of ``rank`` in ``suit``; :class:`SpecError` at ``path`` if the deck has none."""
+        code = rank + self.suit_codes[suit]
+        if code not in self.index:
+            raise SpecError(f"{self.where}: {path}: {rank!r} is not a rank in suit {self.suit_codes[suit]!r}.")
+        return self.index[code]
+
+    def cards_of_suit(self, suit: int, excepted: Container[int]) -> set[int]:
+        """The cards printed in ``suit``, less those in ``excepted``."""
+        return {c for c in range(len(self.codes)) if self.suit_of[c] == suit and c not in excepted}
+
+
+def _check_codes(label: str, codes: tuple[str, ...], where: str) -> None:
+    """Check that the suit or rank codes under ``label`` are distinct, non-empty printable ASCII without spaces."""
+    if len(set(codes)) != len(codes):
+        raise SpecError(f"{where}: {label}: codes must be distinct, found {list(codes)}.")
+    if not codes or any(not c or not c.isascii() or not c.isprintable() or " " in c for c in codes):
+        raise SpecError(f"{where}: {label}: codes must be non-empty printable ASCII without spaces.")
+
+
+def _check_deck(deck: DeckSpec, where: str) -> None:
+    """Check the deck section: its codes, unique card codes, and what ``removed`` and ``points`` name."""
     suit_codes = tuple(s.code for s in deck.suits)
     rank_codes = tuple(r.code for r in deck.ranks)
     for label, codes in (("deck.suits", suit_codes), ("deck.ranks", rank_codes)):
-        if len(set(codes)) != len(codes):
-            raise SpecError(f"{where}: {label}: codes must be distinct, found {list(codes)}.")
-        if not codes or any(not c or not c.isascii() or not c.isprintable() or " " in c for c in codes):
-            raise SpecError(f"{where}: {label}: codes must be non-empty printable ASCII without spaces.")
+        _check_codes(label, codes, where)
     all_codes = [r + s for s in suit_codes for r in rank_codes]
     if len(set(all_codes)) != len(all_codes):
         raise SpecError(f"{where}: deck: rank code + suit code does not name every card uniquely.")
@@ -141,6 +172,13 @@ def compile_cards(spec: Spec, where: str) -> CardTable:
     for rank in deck.points:
         if rank not in rank_codes:
             raise SpecError(f"{where}: deck.points.{rank}: {rank!r} is not a rank of this deck.")
+
+
+def _build_deck(deck: DeckSpec, where: str) -> _Deck:
+    """Check the deck section, then number its cards suit by suit, less removed cards."""
+    _check_deck(deck, where)
+    suit_codes = tuple(s.code for s in deck.suits)
+    rank_codes = tuple(r.code for r in deck.ranks)
     removed = set(deck.removed)
     cards = [
         (s, r)
@@ -149,19 +187,25 @@ def compile_cards(spec: Spec, where: str) -> CardTable:
         if rank_codes[r] + suit_codes[s] not in removed
     ]
     codes = tuple(rank_codes[r] + suit_codes[s] for s, r in cards)
-    suit_of = tuple(s for s, _ in cards)
-    rank_of = tuple(r for _, r in cards)
-    points = tuple(deck.points.get(rank_codes[r], 0) for _, r in cards)
-    index = {c: n for n, c in enumerate(codes)}
-    colours = tuple(s.colour for s in deck.suits)
+    return _Deck(
+        where=where,
+        suit_codes=suit_codes,
+        colours=tuple(s.colour for s in deck.suits),
+        rank_codes=rank_codes,
+        codes=codes,
+        suit_of=tuple(s for s, _ in cards),
+        rank_of=tuple(r for _, r in cards),
+        points=tuple(deck.points.get(rank_codes[r], 0) for _, r in cards),
+        index={c: n for n, c in enumerate(codes)},
+    )
 
-    def resolve_rank(suit: int, rank: str, path: str) -> int:
-        code = rank + suit_codes[suit]
-        if code not in index:
-            raise SpecError(f"{where}: {path}: {rank!r} is not a rank in suit {suit_codes[suit]!r}.")
-        return index[code]
 
-    promos = spec.trump.promotions
+def _check_promotions(promos: tuple[PromotionSpec, ...], deck: _Deck) -> dict[int, str]:
+    """Check the promotions (places without gaps; a known card, or known colours/suits and ranks).
+
+    Returns the fixed promotions (trumps whatever the trump suit): card to promotion name.
+    """
+    where = deck.where
     places = sorted(p.place for p in promos)
     if places != list(range(1, len(promos) + 1)):
         raise SpecError(f"{where}: trump.promotions: places must be 1, 2, 3, ... without gaps, found {places}.")
@@ -171,97 +215,152 @@ def compile_cards(spec: Spec, where: str) -> CardTable:
         if (p.card is None) == (p.rank is None):
             raise SpecError(f"{where}: {path}: give exactly one of 'card' or 'rank'.")
         if p.card is not None:
-            if p.card not in index:
+            if p.card not in deck.index:
                 raise SpecError(f"{where}: {path}.card: {p.card!r} is not a card of this deck.")
-            fixed[index[p.card]] = p.name
+            fixed[deck.index[p.card]] = p.name
         else:
             assert p.rank is not None
             for key, rank in p.rank.items():
-                if key not in colours and key not in suit_codes:
+                if key not in deck.colours and key not in deck.suit_codes:
                     raise SpecError(f"{where}: {path}.rank.{key}: not a colour or suit code of this deck.")
-                if rank not in rank_codes:
+                if rank not in deck.rank_codes:
                     raise SpecError(f"{where}: {path}.rank.{key}: {rank!r} is not a rank of this deck.")
-    plain_spec = dict(spec.ranks.plain)
-    trump_spec = dict(spec.ranks.trump)
+    return fixed
 
+
+def _plain_orders(plain_spec: dict[str, tuple[str, ...]], deck: _Deck, fixed: Container[int]) -> list[tuple[int, ...]]:
+    """Each suit's plain order, high to low: it must list the suit's cards once, fixed promotions excepted."""
     plain_orders: list[tuple[int, ...]] = []
-    for s, code in enumerate(suit_codes):
-        found = _order_for(plain_spec, code, colours[s])
+    for s, code in enumerate(deck.suit_codes):
+        found = _order_for(plain_spec, code, deck.colours[s])
         if found is None:
-            raise SpecError(f"{where}: ranks.plain: no order for suit {code!r} (by code, colour or 'default').")
+            raise SpecError(f"{deck.where}: ranks.plain: no order for suit {code!r} (by code, colour or 'default').")
         key, ranks = found
-        order = tuple(resolve_rank(s, r, f"ranks.plain.{key}") for r in ranks)
-        expected = {c for c in range(len(codes)) if suit_of[c] == s and c not in fixed}
+        order = tuple(deck.resolve_rank(s, r, f"ranks.plain.{key}") for r in ranks)
+        expected = deck.cards_of_suit(s, fixed)
         if len(set(order)) != len(order) or set(order) != expected:
+            codes = deck.codes
             missing = sorted(codes[c] for c in expected - set(order))
             extra = sorted({codes[c] for c in set(order) - expected} | {codes[c] for c in order if order.count(c) > 1})
             raise SpecError(
-                f"{where}: ranks.plain.{key}: the order for suit {code!r} must list each of its cards once "
+                f"{deck.where}: ranks.plain.{key}: the order for suit {code!r} must list each of its cards once "
                 f"(cards that are always trumps excepted); missing {missing}, unexpected or repeated {extra}."
             )
         plain_orders.append(order)
+    return plain_orders
 
-    trump_keys: list[int] = [] if spec.trump.chosen_by == "none" else list(range(len(suit_codes)))
-    if spec.trump.allow_none or spec.trump.chosen_by == "none":
+
+def _trump_keys(trump: TrumpSpec, n_suits: int, fixed: Mapping[int, str], where: str) -> list[int]:
+    """The trump keys to build tables for; fixed promotions rule out playing without trumps."""
+    trump_keys: list[int] = [] if trump.chosen_by == "none" else list(range(n_suits))
+    if trump.allow_none or trump.chosen_by == "none":
         trump_keys.append(NO_TRUMP)
     if fixed and NO_TRUMP in trump_keys:
         raise SpecError(f"{where}: trump.allow_none: cards promoted whatever the trump suit need a trump suit.")
+    return trump_keys
 
-    tables: list[TrumpTable] = []
-    for t in trump_keys:
-        promoted: dict[int, str] = {}
-        top: list[int] = []
-        for p in sorted(promos, key=lambda p: p.place):
-            if p.card is not None:
-                card = index[p.card]
-            else:
-                assert p.rank is not None
-                found_rank = p.rank.get(suit_codes[t]) or p.rank.get(colours[t])
-                if found_rank is None:
-                    raise SpecError(
-                        f"{where}: trump.promotions '{p.name}': no rank given for trump suit {suit_codes[t]!r}."
-                    )
-                card = resolve_rank(t, found_rank, f"trump.promotions '{p.name}'")
-            if card in promoted:
-                raise SpecError(f"{where}: trump.promotions: {codes[card]} is promoted twice.")
-            promoted[card] = p.name
-            top.append(card)
-        rest: tuple[int, ...] = ()
-        if t != NO_TRUMP:
-            found = _order_for(trump_spec, suit_codes[t], colours[t])
-            if found is None:
-                rest = tuple(c for c in plain_orders[t] if c not in promoted)
-            else:
-                key, ranks = found
-                rest = tuple(resolve_rank(t, r, f"ranks.trump.{key}") for r in ranks)
-                expected = {c for c in range(len(codes)) if suit_of[c] == t and c not in promoted}
-                if len(set(rest)) != len(rest) or set(rest) != expected:
-                    raise SpecError(
-                        f"{where}: ranks.trump.{key}: must list each card of the trump suit "
-                        f"{suit_codes[t]!r} once, promoted cards excepted."
-                    )
-        order = (*top, *rest)
-        eff = [suit_of[c] for c in range(len(codes))]
-        power = [0] * len(codes)
-        for pos, c in enumerate(order):
-            eff[c] = t
-            power[c] = TRUMP_BASE + len(order) - pos
-        plains: list[tuple[int, ...]] = []
-        for s in range(len(suit_codes)):
-            plain = tuple(c for c in plain_orders[s] if c not in promoted and (s != t))
-            plains.append(plain)
-            for pos, c in enumerate(plain):
-                power[c] = 1 + len(plain) - pos
-        tables.append(TrumpTable(t, order, tuple(promoted.items()), tuple(eff), tuple(power), tuple(plains)))
 
+def _promoted_cards(trump: int, promos: list[PromotionSpec], deck: _Deck) -> dict[int, str]:
+    """The cards promoted under ``trump``, highest place first: card to promotion name.
+
+    A rank promotion needs a rank for the trump suit (by code or colour); no card may be promoted twice.
+    """
+    where = deck.where
+    promoted: dict[int, str] = {}
+    for p in promos:
+        if p.card is not None:
+            card = deck.index[p.card]
+        else:
+            assert p.rank is not None
+            found_rank = p.rank.get(deck.suit_codes[trump]) or p.rank.get(deck.colours[trump])
+            if found_rank is None:
+                raise SpecError(
+                    f"{where}: trump.promotions '{p.name}': no rank given for trump suit {deck.suit_codes[trump]!r}."
+                )
+            card = deck.resolve_rank(trump, found_rank, f"trump.promotions '{p.name}'")
+        if card in promoted:
+            raise SpecError(f"{where}: trump.promotions: {deck.codes[card]} is promoted twice.")
+        promoted[card] = p.name
+    return promoted
+
+
+def _trump_suit_order(
+    trump: int,
+    trump_spec: dict[str, tuple[str, ...]],
+    plain_orders: list[tuple[int, ...]],
+    promoted: Container[int],
+    deck: _Deck,
+) -> tuple[int, ...]:
+    """The trump suit's own cards below the promoted ones, high to low (none without trumps).
+
+    Taken from ``ranks.trump``, which must list each unpromoted card of the suit once,
+    or else from the suit's plain order.
+    """
+    if trump == NO_TRUMP:
+        return ()
+    found = _order_for(trump_spec, deck.suit_codes[trump], deck.colours[trump])
+    if found is None:
+        return tuple(c for c in plain_orders[trump] if c not in promoted)
+    key, ranks = found
+    rest = tuple(deck.resolve_rank(trump, r, f"ranks.trump.{key}") for r in ranks)
+    expected = deck.cards_of_suit(trump, promoted)
+    if len(set(rest)) != len(rest) or set(rest) != expected:
+        raise SpecError(
+            f"{deck.where}: ranks.trump.{key}: must list each card of the trump suit "
+            f"{deck.suit_codes[trump]!r} once, promoted cards excepted."
+        )
+    return rest
+
+
+def _trump_table(
+    trump: int,
+    promos: list[PromotionSpec],
+    trump_spec: dict[str, tuple[str, ...]],
+    plain_orders: list[tuple[int, ...]],
+    deck: _Deck,
+) -> TrumpTable:
+    """The rank tables for one trump key: trumps ranked above every plain card, each suit by its plain order."""
+    promoted = _promoted_cards(trump, promos, deck)
+    rest = _trump_suit_order(trump, trump_spec, plain_orders, promoted, deck)
+    order = (*promoted, *rest)
+    size = len(deck.codes)
+    eff = [deck.suit_of[c] for c in range(size)]
+    power = [0] * size
+    for pos, c in enumerate(order):
+        eff[c] = trump
+        power[c] = TRUMP_BASE + len(order) - pos
+    plains: list[tuple[int, ...]] = []
+    for s in range(len(deck.suit_codes)):
+        plain = tuple(c for c in plain_orders[s] if c not in promoted and (s != trump))
+        plains.append(plain)
+        for pos, c in enumerate(plain):
+            power[c] = 1 + len(plain) - pos
+    return TrumpTable(trump, order, tuple(promoted.items()), tuple(eff), tuple(power), tuple(plains))
+
+
+def compile_cards(spec: Spec, where: str) -> CardTable:
+    """Build the card tables of a spec, checking every cross-reference.
+
+    ``where`` is the file name used in error messages. The checks run in this
+    order: the deck, the promotions, the plain orders, the trump keys, then
+    each trump key's promotions and trump order.
+    """
+    deck = _build_deck(spec.deck, where)
+    promos = spec.trump.promotions
+    fixed = _check_promotions(promos, deck)
+    plain_orders = _plain_orders(dict(spec.ranks.plain), deck, fixed)
+    trump_keys = _trump_keys(spec.trump, len(deck.suit_codes), fixed, where)
+    by_place = sorted(promos, key=lambda p: p.place)
+    trump_spec = dict(spec.ranks.trump)
+    tables = tuple(_trump_table(t, by_place, trump_spec, plain_orders, deck) for t in trump_keys)
     return CardTable(
-        codes=codes,
-        suit_of=suit_of,
-        rank_of=rank_of,
-        points=points,
-        suit_codes=suit_codes,
-        suit_colours=colours,
-        rank_codes=rank_codes,
-        trumps=tuple(tables),
-        promotion_names=tuple(p.name for p in sorted(promos, key=lambda p: p.place)),
+        codes=deck.codes,
+        suit_of=deck.suit_of,
+        rank_of=deck.rank_of,
+        points=deck.points,
+        suit_codes=deck.suit_codes,
+        suit_colours=deck.colours,
+        rank_codes=deck.rank_codes,
+        trumps=tables,
+        promotion_names=tuple(p.name for p in by_place),
     )
