@@ -9,13 +9,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from trickrules.engine.events import MatchEnded
-from trickrules.engine.game import Game, load
-from trickrules.engine.records import Phase
+from trickrules.engine.game import load
+from trickrules.engine.state import State
 from trickrules.errors import LogFormatError, LogIntegrityError, SpecError, TrickrulesError
 from trickrules.faces.bots import BOTS, make_bots
+from trickrules.faces.match import play_match
 from trickrules.faces.render import describe_event, rules_data, rules_text, seat_list
 from trickrules.records.eventlog import EventLog, replay
 from trickrules.spec.loader import bundled_names
@@ -65,47 +66,28 @@ def _cmd_check(args: argparse.Namespace) -> int:
     return 0
 
 
-def play_match(game: Game, seed: int, bots: str, max_deals: int | None = None, out: bool = True) -> EventLog:
-    """Play a match with bots and return its log.
+def _printer(out: bool) -> Callable[[State], None]:
+    """What ``play`` prints after each step: every event described, or only the match's end."""
 
-    With ``out`` every deal is printed as it goes; without it only the end:
-    the final standings, or the scores where ``max_deals`` stopped the match.
-    """
-    players = make_bots(game, bots, seed)
-    state = game.new_match(seed=seed)
-    printed = 0
-
-    def flush() -> None:
-        nonlocal printed
-        entries = state.entries()
-        for _, event in entries[printed:]:
+    def show(state: State) -> None:
+        for event in state.last_events:
             if out or isinstance(event, MatchEnded):
                 line = describe_event(event)
                 if line is not None:
                     print(line)
-        printed = len(entries)
 
-    flush()
-    while not state.is_terminal:
-        if max_deals is not None and state.match.deals_done >= max_deals:
-            print(
-                f"\nStopped after {max_deals} deal(s). Scores: "
-                + ", ".join(f"seat {s} {x}" for s, x in state.scoreboard.items())
-            )
-            break
-        seat = state.to_move
-        assert seat is not None
-        state = state.apply(players[seat].choose(state.view(seat)))
-        if state.phase is not Phase.PLAY or not state.trick:
-            flush()
-    flush()
-    return state.log()
+    return show
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
     game = load(args.game, _options(args.option))
     print(f"{game.spec.title}: seed {args.seed}, {args.bots} bots")
-    log = play_match(game, args.seed, args.bots, args.deals, out=not args.quiet)
+    players = make_bots(game, args.bots, args.seed)
+    final = play_match(game, players, args.seed, max_deals=args.deals, on_step=_printer(not args.quiet))
+    if not final.is_terminal:
+        scores = ", ".join(f"seat {s} {x}" for s, x in final.scoreboard.items())
+        print(f"\nStopped after {args.deals} deal(s). Scores: {scores}")
+    log = final.log()
     if args.log:
         log.save(args.log)
         print(f"Log written to {args.log} ({len(log.entries)} events).")
