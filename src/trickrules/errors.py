@@ -25,9 +25,11 @@ class TrickrulesError(Exception):
 class ArgumentError(TrickrulesError, ValueError):
     """An argument given to the library is of the wrong type or out of range.
 
-    A seed, a dealer, a seat, stacked hands, starting scores, an action
-    that is not an action: the message names the argument and quotes the
-    value. Nothing is changed.
+    A seed, a dealer, a seat, stacked hands, the turned card, starting
+    scores or pot, a file path, a game where one is expected: the message
+    names the argument and quotes the value. Nothing is changed. (A value
+    given as an action that is none is an :class:`IllegalActionError`, like
+    a malformed action text.)
     """
 
 
@@ -48,9 +50,10 @@ class FormulaError(SpecError):
 
 
 class IllegalActionError(TrickrulesError, ValueError):
-    """An action is not legal in the state it was applied to.
+    """An action is not legal in the state it was applied to, or is no action at all.
 
-    The message names the rule that forbids it. The state is unchanged.
+    The message names the rule that forbids it, or quotes the text or value
+    that is not an action (``'fly away'``, ``None``). The state is unchanged.
     """
 
 

@@ -14,19 +14,22 @@ the engine derives again; the first difference is reported with its ``seq``.
 from __future__ import annotations
 
 import json
+import os
+import stat
 from collections.abc import Mapping
 from typing import Any
 
 from attrs import evolve, frozen
 
 from trickrules.engine.actions import Action
-from trickrules.engine.events import ACTION_EVENTS, HIDDEN, Event, event_from_data, event_to_data
+from trickrules.engine.events import ACTION_EVENTS, HIDDEN, Dealt, Event, event_from_data, event_to_data
 from trickrules.engine.game import Game, load
 from trickrules.engine.phases import redact
 from trickrules.engine.rng import RNG_VERSION
 from trickrules.engine.state import State
-from trickrules.errors import IllegalActionError, LogFormatError, LogIntegrityError, SpecError
-from trickrules.spec.converter import MAX_INT, converter, describe_error
+from trickrules.errors import ArgumentError, LogFormatError, LogIntegrityError, SpecError, TrickrulesError
+from trickrules.records.strictjson import read_json, show
+from trickrules.spec.converter import converter, describe_error
 from trickrules.spec.loader import bundled_names
 
 __all__ = ["FORMAT", "MAX_LOG_BYTES", "VERSION", "EventLog", "LogEntry", "LogHeader", "replay"]
@@ -38,6 +41,9 @@ VERSION = 1
 #: Larger logs are refused before parsing.
 MAX_LOG_BYTES = 64 * 1024 * 1024
 MAX_EVENTS = 1_000_000
+
+#: Each line is parsed by the strict reader (one name here, so a test can see whether parsing happened).
+_loads = read_json
 
 
 @frozen
@@ -66,45 +72,6 @@ class LogEntry:
     seq: int
     actor: int | str
     event: Event
-
-
-def _reject_constant(name: str) -> Any:
-    raise LogFormatError(f"the log holds {name}, which is not a JSON number")
-
-
-def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise LogFormatError(f"the log repeats the key {key!r} in one object")
-        out[key] = value
-    return out
-
-
-def _int(text: str) -> int:
-    if len(text) > 20:
-        raise LogFormatError(f"integer {text[:20]}... is out of range (at most 2**53)")
-    value = int(text)
-    if abs(value) > MAX_INT:
-        raise LogFormatError(f"integer {text} is out of range (at most 2**53)")
-    return value
-
-
-def _float(text: str) -> Any:
-    raise LogFormatError(f"the log holds a fractional number {text[:20]}; logs hold integers only")
-
-
-def _loads(text: str, where: str) -> Any:
-    try:
-        return json.loads(
-            text, object_pairs_hook=_pairs, parse_constant=_reject_constant, parse_int=_int, parse_float=_float
-        )
-    except LogFormatError as exc:
-        raise LogFormatError(f"{where}: {exc}") from None
-    except RecursionError:
-        raise LogFormatError(f"{where}: nested too deeply") from None
-    except ValueError as exc:
-        raise LogFormatError(f"{where}: not valid JSON ({exc})") from None
 
 
 def _header_from(data: Any) -> LogHeader:
@@ -227,7 +194,7 @@ class EventLog:
             except UnicodeDecodeError as exc:
                 raise LogFormatError(f"the log is not valid UTF-8 (byte {exc.start})") from None
         if not isinstance(text, str):
-            raise LogFormatError("a log must be text")
+            raise LogFormatError(f"a log must be text (str or bytes), found {type(text).__name__} {show(text)}")
         if len(text) > MAX_LOG_BYTES:
             raise LogFormatError(f"the log is {len(text)} characters; at most {MAX_LOG_BYTES} are read")
         if text.count("\n") > MAX_EVENTS + 1:
@@ -241,31 +208,74 @@ class EventLog:
         entries = tuple(_entry_from(_loads(line, f"line {n}"), n) for n, line in lines[1:])
         return cls(header, entries)
 
-    def save(self, path: str) -> None:
-        """Write the log to ``path`` as JSON Lines."""
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write(self.to_jsonl())
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the log to ``path`` as JSON Lines.
+
+        :class:`~trickrules.errors.ArgumentError` if ``path`` is not a path or
+        cannot be written.
+        """
+        where = _path(path)
+        text = self.to_jsonl()
+        try:
+            with open(where, "w", encoding="utf-8") as fh:
+                fh.write(text)
+        except OSError as exc:
+            raise ArgumentError(f"path: {where!r} cannot be written ({exc.strerror}).") from None
 
     @classmethod
-    def load(cls, path: str) -> EventLog:
-        """Read a log from a JSON Lines file."""
+    def load(cls, path: str | os.PathLike[str]) -> EventLog:
+        """Read a log from a JSON Lines file.
+
+        :class:`~trickrules.errors.LogFormatError` if the file cannot be read
+        or holds no log; :class:`~trickrules.errors.ArgumentError` if ``path``
+        is not a path.
+        """
+        where = _path(path)
         try:
-            with open(path, "rb") as fh:
+            # Only a regular file: a directory, a device or a pipe is no log (and may never end).
+            if not stat.S_ISREG(os.stat(where).st_mode):
+                raise LogFormatError(f"{where}: cannot be read (not a regular file)")
+            with open(where, "rb") as fh:
                 data = fh.read(MAX_LOG_BYTES + 1)
         except OSError as exc:
-            raise LogFormatError(f"{path}: cannot be read ({exc.strerror})") from None
+            raise LogFormatError(f"{where}: cannot be read ({exc.strerror})") from None
         return cls.from_json(data)
+
+    def _players(self) -> int | None:
+        """The number of seats as the log shows it (``None`` where it shows none)."""
+        for entry in self.entries:
+            if isinstance(entry.event, Dealt) and entry.event.hands:
+                return len(entry.event.hands)
+        for known in (self.header.hands, self.header.scores):
+            if known:
+                return len(known)
+        return None
 
     def for_seat(self, seat: int) -> EventLog:
         """The log as ``seat`` may see it.
 
         Other hands, others' exchanged cards and the seed are replaced by
-        ``"?"`` or left out.
+        ``"?"`` or left out. :class:`~trickrules.errors.ArgumentError` if
+        ``seat`` is not a seat of the table.
         """
+        players = self._players()
+        if type(seat) is not int or seat < 0 or (players is not None and seat >= players):
+            seats = f"a seat from 0 to {players - 1}" if players is not None else "a seat number (0 or more)"
+            raise ArgumentError(f"seat must be {seats}, found {show(seat)}.")
         entries = [evolve(e, event=redact(e.event, seat)) for e in self.entries]
         hands = tuple(h if s == seat else (HIDDEN,) * len(h) for s, h in enumerate(self.header.hands))
         header = evolve(self.header, seed=None, hands=hands, seat=seat)
         return EventLog(header, tuple(entries))
+
+
+def _path(path: object) -> str:
+    """``path`` as a string; an integer would be taken for an open file descriptor."""
+    if not isinstance(path, str | os.PathLike):
+        raise ArgumentError(f"path must be a file path (a str or os.PathLike), found {show(path)}.")
+    text = os.fspath(path)
+    if not isinstance(text, str):
+        raise ArgumentError(f"path must be a text path, found {show(text)}.")
+    return text
 
 
 def action_of(game: Game, event: Event) -> Action:
@@ -298,6 +308,10 @@ def replay(log: EventLog | str | bytes, game: Game | None = None, *, partial: bo
     event that does not match, or :class:`LogFormatError` if the log cannot
     be read.
     """
+    if game is not None and not isinstance(game, Game):
+        raise ArgumentError(f"game must be a Game (from trickrules.load), found {show(game)}.")
+    if type(partial) is not bool:
+        raise ArgumentError(f"partial must be True or False, found {show(partial)}.")
     if not isinstance(log, EventLog):
         log = EventLog.from_json(log)
     h = log.header
@@ -352,7 +366,8 @@ def replay(log: EventLog | str | bytes, game: Game | None = None, *, partial: bo
         try:
             action = action_of(game, e.event)
             state = state.apply(action)
-        except IllegalActionError as exc:
+        except TrickrulesError as exc:
+            # Illegal here, or a value the rules cannot take (a formula out of range): the log is wrong.
             raise LogIntegrityError(f"event {i}: {exc}", seq=i) from None
         i = _match_derived(state.last, entries, i)
     if not partial and not state.is_terminal:

@@ -15,11 +15,17 @@ from typing import Any
 
 from attrs import frozen
 
+from trickrules.engine.records import Phase
 from trickrules.engine.state import State
 from trickrules.errors import LogFormatError
+from trickrules.records.strictjson import read_json, show
 from trickrules.spec.converter import converter, describe_error
 
-__all__ = ["View", "make_view"]
+__all__ = ["MAX_VIEW_BYTES", "View", "make_view"]
+
+#: Larger view texts are refused before parsing (a real view is a few kilobytes).
+MAX_VIEW_BYTES = 1024 * 1024
+_PHASES = frozenset(p.value for p in Phase)
 
 
 @frozen
@@ -58,17 +64,77 @@ class View:
 
     @classmethod
     def from_json(cls, text: str | bytes) -> View:
-        """Read a view written by :meth:`to_json`; :class:`~trickrules.errors.LogFormatError` if it is not one."""
-        try:
-            data: Any = json.loads(text)
-        except (ValueError, RecursionError) as exc:
-            raise LogFormatError(f"a view must be JSON ({type(exc).__name__}: {str(exc)[:80]})") from None
+        """Read a view written by :meth:`to_json`; :class:`~trickrules.errors.LogFormatError` if it is not one.
+
+        The text is untrusted: it is read the way a log is (no repeated keys,
+        integers only, within ±2**53, at most ``MAX_VIEW_BYTES``), every field
+        must have its type, and the seats, counts and phase must make sense
+        together (a seat of the table, no negative count, the seat's hand as
+        large as its hand size says).
+        """
+        if isinstance(text, bytes | bytearray):
+            if len(text) > MAX_VIEW_BYTES:
+                raise LogFormatError(f"a view is at most {MAX_VIEW_BYTES} bytes; this one is {len(text)}")
+            try:
+                text = bytes(text).decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise LogFormatError(f"a view must be UTF-8 text (byte {exc.start} is not)") from None
+        if not isinstance(text, str):
+            raise LogFormatError(f"a view must be text (str or bytes), found {type(text).__name__} {show(text)}")
+        if len(text) > MAX_VIEW_BYTES:
+            raise LogFormatError(f"a view is at most {MAX_VIEW_BYTES} characters; this one is {len(text)}")
+        data: Any = read_json(text, "view")
         if not isinstance(data, dict):
-            raise LogFormatError("a view must be a JSON object")
+            raise LogFormatError(f"a view must be a JSON object, found {show(data)}")
         try:
-            return converter.structure(data, cls)
+            view = converter.structure(data, cls)
         except Exception as exc:
             raise LogFormatError(f"malformed view: {'; '.join(describe_error(exc))}") from None
+        problems = _inconsistencies(view)
+        if problems:
+            raise LogFormatError(f"malformed view: {'; '.join(problems)}")
+        return view
+
+
+def _inconsistencies(view: View) -> list[str]:
+    """What in a view read from JSON cannot be (each a sentence with the field's name)."""
+    out: list[str] = []
+    players = len(view.hand_sizes)
+    if players == 0:
+        return ["hand_sizes: expected one hand size per seat, found none"]
+
+    def seat(name: str, value: int | None) -> None:
+        if value is not None and not 0 <= value < players:
+            out.append(f"{name}: expected a seat from 0 to {players - 1}, found {value}")
+
+    def counts(name: str, values: tuple[int, ...]) -> None:
+        for n, value in enumerate(values):
+            if value < 0:
+                out.append(f"{name}[{n}]: expected a count of 0 or more, found {value}")
+
+    for name in ("seat", "dealer", "to_move", "declarer", "partner", "sitting_out"):
+        seat(name, getattr(view, name))
+    for n, (who, _) in enumerate(view.trick):
+        seat(f"trick[{n}][0]", who)
+    for n, (who, _, _) in enumerate(view.declarations):
+        seat(f"declarations[{n}][0]", who)
+    counts("hand_sizes", view.hand_sizes)
+    counts("tricks_won", view.tricks_won)
+    for name in ("deal", "pot"):
+        if getattr(view, name) < 0:
+            out.append(f"{name}: expected 0 or more, found {getattr(view, name)}")
+    for name in ("tricks_won", "scoreboard"):
+        if len(getattr(view, name)) != players:
+            out.append(f"{name}: expected one value per seat ({players}), found {len(getattr(view, name))}")
+    if view.phase not in _PHASES:
+        out.append(f"phase: expected one of {', '.join(sorted(_PHASES))}, found {show(view.phase)}")
+    elif (view.phase == Phase.OVER) != (view.to_move is None):
+        out.append(f"to_move: {view.to_move} in the {view.phase} phase")
+    if 0 <= view.seat < players and len(view.hand) != view.hand_sizes[view.seat]:
+        out.append(f"hand: {len(view.hand)} cards, but hand_sizes[{view.seat}] is {view.hand_sizes[view.seat]}")
+    if view.legal and view.to_move != view.seat:
+        out.append(f"legal: actions listed for seat {view.seat}, but seat {view.to_move} is to move")
+    return out
 
 
 def make_view(state: State, seat: int) -> View:

@@ -269,7 +269,7 @@ def _apply_options(raw: dict[str, Any], chosen: Mapping[str, str], where: str) -
     for name in chosen:
         if name not in options:
             known = ", ".join(sorted(options)) or "none"
-            raise SpecError(f"{where}: unknown option {name!r} (this game's options: {known}).")
+            raise SpecError(f"{where}: unknown option {_short(name)} (this game's options: {known}).")
     for name, option in options.items():
         path = f"options.{name}"
         if not isinstance(option, dict) or not isinstance(option.get("choices"), dict):
@@ -286,7 +286,7 @@ def _apply_options(raw: dict[str, Any], chosen: Mapping[str, str], where: str) -
             raise SpecError(f"{where}: {path}.default: expected one of {sorted(choices)}, found {default!r}.")
         choice = chosen.get(name, default)
         if choice not in choices:
-            raise SpecError(f"{where}: option {name!r} has no choice {choice!r} (choices: {', '.join(choices)}).")
+            raise SpecError(f"{where}: option {name!r} has no choice {_short(choice)} (choices: {', '.join(choices)}).")
         patch = choices[choice]
         if not isinstance(patch, dict):
             raise SpecError(f"{where}: {path}.choices.{choice}: expected a table of changes.")
@@ -311,13 +311,17 @@ def load_spec(name_or_path: str | Path, options: Mapping[str, object] | None = N
     """Load a bundled spec by name, or a spec or overlay file by path.
 
     ``options`` chooses house-rule options (``{"forced_spadille": "off"}``);
-    ``True``/``False`` mean the choices ``"on"``/``"off"``.
+    ``True``/``False`` mean the choices ``"on"``/``"off"``, and an integer
+    the choice it spells (``{"target": 11}``). Raises :class:`SpecError`
+    on any problem in the spec or the options.
     """
+    if not isinstance(name_or_path, str | Path):
+        raise SpecError(f"name_or_path must be a game's name or a spec file's path, found {_short(name_or_path)}.")
+    given = _given_options(options)
     path = _resolve(name_or_path).resolve()
     where = _display(path)
     raw, chosen = _load_tree(path, (path,))
-    for key, value in (options or {}).items():
-        chosen[str(key)] = _choice_text(value)
+    chosen.update(given)
     resolved = _apply_options(raw, chosen, where)
     try:
         return structure(resolved, Spec)
@@ -325,6 +329,29 @@ def load_spec(name_or_path: str | Path, options: Mapping[str, object] | None = N
         lines = describe_error(exc)
         shown = "; ".join(lines[:8]) + (f"; and {len(lines) - 8} more" if len(lines) > 8 else "")
         raise SpecError(f"{where}: {shown}") from None
+
+
+def _given_options(options: object) -> dict[str, str]:
+    """The options passed to :func:`load_spec`, as choice texts; :class:`SpecError` naming a bad one."""
+    if options is None:
+        return {}
+    if not isinstance(options, Mapping):
+        raise SpecError(f"options must be a mapping of option names to choices, found {_short(options)}.")
+    out: dict[str, str] = {}
+    for key, value in options.items():
+        if type(key) is not str:
+            raise SpecError(f"options: option names are strings, found {_short(key)}.")
+        if type(value) not in (str, bool, int):
+            raise SpecError(
+                f"options[{key!r}]: expected a choice (a string, an integer, or True/False), found {_short(value)}."
+            )
+        out[key] = _choice_text(value)
+    return out
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _display(path: Path) -> str:
