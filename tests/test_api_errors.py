@@ -16,9 +16,6 @@ per-seat reading (``view``, ``hand``, ``EventLog.for_seat``), logs
 (``EventLog.from_json``, ``load``, ``save``, :func:`trickrules.replay`) and
 views (``View.from_json``) given hostile text, and scoring, which never
 swallows an error.
-
-Cases the engine does not meet yet are marked ``xfail(strict=True)`` with
-the fix they wait for, so that the fix turns them into failures to unmark.
 """
 
 from __future__ import annotations
@@ -108,11 +105,6 @@ class LookAlike:
 
     def __str__(self) -> str:
         return "pass"
-
-
-def engine_gap(reason: str) -> pytest.MarkDecorator:
-    """Mark a case the engine fails today; the fix named in ``reason`` turns it into a strict failure to unmark."""
-    return pytest.mark.xfail(strict=True, reason=f"engine: {reason}")
 
 
 # -- games and states ------------------------------------------------------------------
@@ -265,12 +257,10 @@ BAD_STARTS: list[Any] = [
     pytest.param(
         stacked("cuatrola", ("turned", "['SB']"), lambda h: h, turned=["SB"]),
         id="turned as a list",
-        marks=engine_gap("deal.new_match hashes `turned` before checking its type: TypeError (unhashable) for a list"),
     ),
     pytest.param(
         stacked("manille", ("turned", "'7C'"), lambda h: h, turned="7C"),
         id="turned in a game that turns no card",
-        marks=engine_gap("deal.new_match ignores `turned` where the rules turn no card, instead of refusing it"),
     ),
     # Starting scores: one integer per seat.
     *(
@@ -323,19 +313,6 @@ def largest_accepted(game: Game, make: Callable[[int], Mapping[str, object]]) ->
     return low
 
 
-#: (game, which extreme) -> why it fails today. Only Manille's lowest scores pass: its
-#: points only ever add up from there, and no formula of its reads a score.
-_EXTREME_GAP = (
-    "deal.new_match accepts starting scores and pots up to 2**53, but formulas refuse values over "
-    "10**15 (FormulaError at the first bid or scoring), and scoring adds to totals past 2**53 "
-    "unchecked, giving a log and views that EventLog.from_json and View.from_json refuse"
-)
-EXTREME_GAPS: dict[tuple[str, str], str] = {
-    (name, which): _EXTREME_GAP
-    for name in GAMES
-    for which in ("highest scores", "lowest scores", "largest pot")
-    if not (name.startswith("manille") and which == "lowest scores")
-}
 EXTREMES: dict[str, Callable[[Game, int], Mapping[str, object]]] = {
     "highest scores": lambda g, v: {"seed": 3, "scores": [v] * g.players},
     "lowest scores": lambda g, v: {"seed": 3, "scores": [-v] * g.players},
@@ -348,8 +325,7 @@ def _extreme_cases() -> Iterator[Any]:
         for which in EXTREMES:
             if which == "largest pot" and short_game(name).rules.unit != "chips":
                 continue
-            gap = EXTREME_GAPS.get((name, which))
-            yield pytest.param(name, which, id=f"{name}-{which}", marks=[engine_gap(gap)] if gap else [])
+            yield pytest.param(name, which, id=f"{name}-{which}")
 
 
 @pytest.mark.parametrize(("name", "which"), list(_extreme_cases()))
@@ -413,20 +389,14 @@ NOT_ACTIONS: list[Any] = [
     pytest.param(
         Bad(lambda: forged("play", ["AS"]), ("['AS']",)),
         id="an Action with a list for a card",
-        marks=engine_gap(
-            "phases/play._apply and _card look the argument up in card_of (TypeError: unhashable); "
-            "Action should check at construction that verb and arg are str"
-        ),
     ),
     pytest.param(
         Bad(lambda: forged(None, None), ("None",)),
         id="an Action of None",
-        marks=engine_gap("Action(None, None) is built unchecked and its str() raises TypeError in every refusal"),
     ),
     pytest.param(
         Bad(lambda: forged(5), ("5",)),
         id="an Action with an integer verb",
-        marks=engine_gap("Action(5) is built unchecked and its str() raises TypeError in every refusal"),
     ),
 ]
 
@@ -607,7 +577,6 @@ def test_for_seat_of_a_bad_seat_is_an_argument_error_quoting_it(name: str, seat:
         pytest.param(1 << 200, id="cards beyond the deck"),
     ],
 )
-@engine_gap("Game.codes_of does not check its mask: TypeError for a non-integer, silent for one out of the deck")
 def test_codes_of_a_bad_mask_is_an_argument_error_quoting_it(mask: Any) -> None:
     game = short_game("manille")
     refused(lambda: game.codes_of(mask), "mask", repr(mask), kind=ArgumentError)

@@ -17,7 +17,7 @@
 
 from __future__ import annotations
 
-from attrs import frozen
+from attrs import Attribute, field, frozen
 
 from trickrules.errors import IllegalActionError
 
@@ -38,12 +38,17 @@ VERBS: dict[str, bool] = {
 MAX_ACTION_TEXT = 64
 
 
+def _text(action: object, attribute: Attribute[str], value: object) -> None:
+    if type(value) is not str:
+        raise IllegalActionError(f"an action's {attribute.name} must be text, found {value!r}")
+
+
 @frozen(repr=False)
 class Action:
     """One player action: a verb and its argument (``""`` for ``pass``)."""
 
-    verb: str
-    arg: str = ""
+    verb: str = field(validator=_text)
+    arg: str = field(default="", validator=_text)
 
     def __str__(self) -> str:
         return f"{self.verb} {self.arg}" if self.arg else self.verb

@@ -97,7 +97,10 @@ class Game:
         return self._tables.rules
 
     def codes_of(self, mask: int) -> tuple[str, ...]:
-        """The codes of the cards in a mask, in deck order."""
+        """The codes of the cards in a mask (bit ``i`` for ``cards.codes[i]``), in deck order."""
+        if type(mask) is not int or not 0 <= mask < 1 << self._tables.cards.size:
+            size = self._tables.cards.size
+            raise ArgumentError(f"mask must be an integer from 0 to 2**{size} - 1 (a set of cards), found {mask!r}.")
         return self._tables.codes_of(mask)
 
     def action(self, text: str) -> Action:

@@ -139,7 +139,7 @@ class State:
 
     def hand(self, seat: int) -> tuple[str, ...]:
         """The card codes in ``seat``'s hand, in deck order."""
-        return self.game.codes_of(self.hands[self.game.seat(seat, "seat")])
+        return self.game._tables.codes_of(self.hands[self.game.seat(seat, "seat")])
 
     def trick_cards(self) -> tuple[tuple[int, str], ...]:
         """The trick in progress as (seat, card code) pairs, in play order."""

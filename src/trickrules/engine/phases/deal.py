@@ -23,12 +23,16 @@ from trickrules.engine.scoring import deal_constants
 from trickrules.engine.state import State
 from trickrules.errors import ArgumentError
 from trickrules.spec.converter import MAX_INT
-from trickrules.spec.formula import to_int
+from trickrules.spec.formula import MAX_MAGNITUDE, to_int
 
 if TYPE_CHECKING:
     from trickrules.engine.game import Game
 
-__all__ = ["REVEALS", "new_match", "start_deal"]
+__all__ = ["MAX_START", "REVEALS", "new_match", "start_deal"]
+
+#: The largest score or pot a match may start from: a thousandth of the largest value a formula
+#: may meet (``formula.MAX_MAGNITUDE``), so that the formulas have room for what a deal adds.
+MAX_START = MAX_MAGNITUDE // 1000
 
 
 def _dealt_for(event: Dealt, seat: int) -> Dealt:
@@ -57,6 +61,10 @@ def new_match(
     game.seat(dealer, "dealer")
     stacked: tuple[tuple[str, ...], ...] = ()
     stacked_turned = ""
+    if turned is not None and type(turned) is not str:
+        raise ArgumentError(f"turned must be a card code, found {turned!r}.")
+    if turned is not None and not game.rules.turn_last_card:
+        raise ArgumentError(f"turned ({turned!r}) is given, but in this game no card is turned.")
     if hands is not None:
         if isinstance(hands, str) or not isinstance(hands, Sequence):
             raise ArgumentError(f"hands must be a list of card codes per seat, found {hands!r}.")
@@ -68,10 +76,12 @@ def new_match(
     if scores is not None and (isinstance(scores, str) or not isinstance(scores, Sequence)):
         raise ArgumentError(f"scores must give an integer per seat ({n}), found {scores!r}.")
     totals = tuple(scores) if scores is not None else (0,) * n
-    if len(totals) != n or any(type(x) is not int or abs(x) > MAX_INT for x in totals):
-        raise ArgumentError(f"scores must give an integer per seat ({n}), found {scores!r}.")
-    if type(pot) is not int or not 0 <= pot <= MAX_INT or (pot and game.rules.unit != "chips"):
-        raise ArgumentError(f"pot must be a non-negative integer (and 0 in a game without a pot), found {pot!r}.")
+    if len(totals) != n or any(type(x) is not int or abs(x) > MAX_START for x in totals):
+        raise ArgumentError(f"scores must give an integer of at most 10**12 per seat ({n}), found {scores!r}.")
+    if type(pot) is not int or not 0 <= pot <= MAX_START or (pot and game.rules.unit != "chips"):
+        raise ArgumentError(
+            f"pot must be an integer from 0 to 10**12 (and 0 in a game without a pot), found {pot!r}."
+        )
     match = MatchInfo(
         seed=seed,
         scores=totals,

@@ -13,6 +13,8 @@ from trickrules.engine.phases.deal import start_deal
 from trickrules.engine.records import DEALER, Actor, DealInfo, MatchInfo, Phase, Step, Tally, evolve
 from trickrules.engine.scoring import pay_deal, sides_of_deal
 from trickrules.engine.state import State
+from trickrules.errors import FormulaError
+from trickrules.spec.converter import MAX_INT
 
 __all__ = ["ends_early", "finish_deal", "pass_out"]
 
@@ -40,6 +42,7 @@ def finish_deal(
 ) -> State:
     """Score the finished deal, then deal the next one or end the match."""
     scores, pot, applied = pay_deal(state.game, state.match, d, tally, events)
+    _check_totals(d, scores, pot)
     events.append((DEALER, DealScored(d.number, ", ".join(applied) or "none", tuple(scores), pot)))
     match = evolve(state.match, scores=tuple(scores), pot=pot, deals_done=state.match.deals_done + 1)
     return _after_deal(state, hands, d, tally, match, events)
@@ -51,6 +54,15 @@ def pass_out(state: State, d: DealInfo, events: list[tuple[Actor, Event]]) -> St
     events.append((DEALER, DealScored(d.number, "passed out", match.scores, match.pot)))
     match = evolve(match, deals_done=match.deals_done + 1)
     return _after_deal(state, state.hands, d, state.tally, match, events)
+
+
+def _check_totals(d: DealInfo, scores: list[int], pot: int) -> None:
+    """Refuse totals past 2**53, which no JSON reader keeps exactly (so no log could record them)."""
+    if any(abs(x) > MAX_INT for x in scores) or abs(pot) > MAX_INT:
+        raise FormulaError(
+            f"deal {d.number}: the totals after scoring ({', '.join(map(str, scores))}; pot {pot}) pass 2**53, "
+            "the largest a log can record; the match cannot go on from this deal."
+        )
 
 
 def _after_deal(
