@@ -557,14 +557,14 @@ def check_json(state: State, log: EventLog, seats: Iterable[int]) -> None:
         assert back == view
         assert back.to_json() == text
         seat_log = log.for_seat(seat)
-        seat_text = seat_log.to_jsonl()
+        seat_text = seat_log.to_json()
         seat_back = EventLog.from_json(seat_text)
         assert seat_back == seat_log
-        assert seat_back.to_jsonl() == seat_text
-    text = log.to_jsonl()
+        assert seat_back.to_json() == seat_text
+    text = log.to_json()
     back_log = EventLog.from_json(text)
     assert back_log == log
-    assert back_log.to_jsonl() == text
+    assert back_log.to_json() == text
 
 
 def check_replay(state: State, log: EventLog, *, by_name: bool = False) -> State:

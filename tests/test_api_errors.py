@@ -344,7 +344,7 @@ def test_a_match_started_from_the_largest_accepted_totals_plays_and_reads_back(n
         if state.is_terminal:
             break
         state = state.apply(rng.choice(state.legal_actions()))
-    text = state.log().to_jsonl()
+    text = state.log().to_json()
     assert trickrules.replay(text, partial=True) == state
     for seat in range(game.players):
         view = state.view(seat)
@@ -560,10 +560,10 @@ def test_view_and_hand_of_a_bad_seat_are_argument_errors_quoting_it(name: str, s
 @pytest.mark.parametrize("seat", BAD_SEATS)
 def test_for_seat_of_a_bad_seat_is_an_argument_error_quoting_it(name: str, seat: Any) -> None:
     log = finished(name).log()
-    text = log.to_jsonl()
+    text = log.to_json()
     message = refused(lambda: log.for_seat(seat), "seat", kind=ArgumentError)
     assert repr(seat) in message
-    assert log.to_jsonl() == text
+    assert log.to_json() == text
     assert trickrules.replay(log) == finished(name)
 
 
@@ -625,17 +625,17 @@ def test_a_bidding_formula_out_of_range_raises_naming_it() -> None:
 
 
 def header_of(name: str) -> dict[str, Any]:
-    header: dict[str, Any] = json.loads(finished(name).log().to_jsonl().splitlines()[0])
+    header: dict[str, Any] = json.loads(finished(name).log().to_json().splitlines()[0])
     return header
 
 
 def with_header(name: str, **changes: object) -> str:
-    lines = finished(name).log().to_jsonl().splitlines()
+    lines = finished(name).log().to_json().splitlines()
     return "\n".join([json.dumps({**header_of(name), **changes}), *lines[1:]])
 
 
 def with_event(name: str, index: int, **changes: object) -> str:
-    lines = finished(name).log().to_jsonl().splitlines()
+    lines = finished(name).log().to_json().splitlines()
     event = {**json.loads(lines[index + 1]), **changes}
     return "\n".join([*lines[: index + 1], json.dumps(event), *lines[index + 2 :]])
 
@@ -693,7 +693,7 @@ BAD_REPLAYS: list[Any] = [
     pytest.param(lambda: with_event("manille", 0, actor=99), ("event 0",), id="an actor of no seat"),
     pytest.param(lambda: with_event("manille", 0, seq=5), ("event 0",), id="a wrong sequence number"),
     pytest.param(
-        lambda: "\n".join(finished("manille").log().to_jsonl().splitlines()[:12]), ("incomplete",), id="truncated"
+        lambda: "\n".join(finished("manille").log().to_json().splitlines()[:12]), ("incomplete",), id="truncated"
     ),
     pytest.param(lambda: finished("manille").log().for_seat(1), ("seat 1",), id="a seat's log"),
 ]
@@ -710,7 +710,7 @@ def test_replay_of_a_log_that_does_not_replay_is_a_log_integrity_error_saying_wh
 def test_replay_with_a_pot_no_formula_may_read_is_a_log_integrity_error() -> None:
     """A header that starts the match where scoring cannot go: replay reports the event, not a formula error."""
     state = finished("quadrille")
-    lines = state.log().to_jsonl().splitlines()
+    lines = state.log().to_json().splitlines()
     header = {**json.loads(lines[0]), "pot": MAX_INT}
     text = "\n".join([json.dumps(header), *lines[1:]])
     refused(lambda: trickrules.replay(text), "header", "event", kind=LogIntegrityError)
@@ -761,10 +761,10 @@ def test_load_of_a_directory_or_a_missing_file_is_a_log_format_error_naming_it(t
 )
 def test_load_and_save_of_what_is_not_a_path_are_argument_errors(path: Any) -> None:
     log = finished("manille").log()
-    text = log.to_jsonl()
+    text = log.to_json()
     refused(lambda: EventLog.load(path), "path", kind=ArgumentError)
     refused(lambda: log.save(path), "path", kind=ArgumentError)
-    assert log.to_jsonl() == text
+    assert log.to_json() == text
 
 
 def test_save_to_a_directory_is_an_argument_error_naming_it(tmp_path: Path) -> None:

@@ -153,7 +153,7 @@ def join(header: dict[str, Any], events: list[dict[str, Any]], *, renumber: bool
 
 @cache
 def log_text(name: str, seed: int) -> str:
-    return short_match(name, seed).final.log().to_jsonl()
+    return short_match(name, seed).final.log().to_json()
 
 
 def manille_lines() -> Lines:
@@ -218,7 +218,7 @@ def line_errors(line: str) -> tuple[str, ...]:
 
 
 def assert_lines_validate(log: EventLog, label: str) -> None:
-    for n, line in enumerate(log.to_jsonl().splitlines()):
+    for n, line in enumerate(log.to_json().splitlines()):
         assert line_errors(line) == (), f"{label}, line {n + 1}: {line}"
 
 
@@ -271,7 +271,7 @@ def test_rare_event_logs_validate_and_all_logs_cover_every_event_type() -> None:
         log = rare_match(index).final.log()
         for view in (log, log.for_seat(1)):
             # Plays and tricks, the bulk of every log, are checked by the tests above.
-            for line in view.to_jsonl().splitlines():
+            for line in view.to_json().splitlines():
                 if '"type":"play"' not in line and '"type":"trick"' not in line:
                     assert line_errors(line) == (), f"{name}: {line}"
     seen.update(e.TAG for e in stacked_misdeal_log().events)
@@ -298,7 +298,7 @@ def test_stacked_misdeal_log_validates_and_replays() -> None:
     assert log.header.hands
     assert_lines_validate(log, "stacked")
     assert_lines_validate(log.for_seat(2), "stacked, seat 2")
-    assert replay(log.to_jsonl(), partial=True) == state
+    assert replay(log.to_json(), partial=True) == state
 
 
 def test_revoke_log_validates() -> None:
@@ -316,7 +316,7 @@ def test_revoke_log_validates() -> None:
     revokes = {e.revoke for e in log.events if isinstance(e, CardPlayed)}
     assert len(revokes) > 1
     assert_lines_validate(log, "revokes")
-    assert replay(log.to_jsonl(), partial=True) == state
+    assert replay(log.to_json(), partial=True) == state
 
 
 @pytest.mark.parametrize(
@@ -367,12 +367,12 @@ def test_every_json_example_in_the_format_document_validates() -> None:
 
 
 @pytest.mark.parametrize("name", list(GAMES))
-def test_from_json_of_to_jsonl_equals_the_log_and_redumps_byte_for_byte(name: str) -> None:
+def test_from_json_of_to_json_equals_the_log_and_redumps_byte_for_byte(name: str) -> None:
     log = short_match(name, 1).final.log()
-    text = log.to_jsonl()
+    text = log.to_json()
     back = EventLog.from_json(text)
     assert back == log
-    assert back.to_jsonl() == text
+    assert back.to_json() == text
     assert EventLog.from_json(text.encode("utf-8")) == log
     assert log.to_json() == text
     assert text.endswith("\n")
@@ -386,7 +386,7 @@ def test_replay_of_the_text_gives_the_played_final_state_and_scoreboard(
     name: str, seed: int
 ) -> None:
     final = short_match(name, seed).final
-    again = replay(final.log().to_jsonl())
+    again = replay(final.log().to_json())
     assert again == final
     assert again.is_terminal
     assert again.scoreboard == final.scoreboard
@@ -398,7 +398,7 @@ def test_replay_of_the_text_gives_the_played_final_state_and_scoreboard(
 def test_partial_replay_at_sampled_steps_gives_the_state_at_that_point(name: str) -> None:
     states = short_match(name, 2).states
     for state in states[:: max(1, len(states) // 8)]:
-        assert replay(state.log().to_jsonl(), partial=True) == state
+        assert replay(state.log().to_json(), partial=True) == state
 
 
 def test_save_and_load_through_a_file(tmp_path: Path) -> None:
@@ -406,7 +406,7 @@ def test_save_and_load_through_a_file(tmp_path: Path) -> None:
     log = final.log()
     path = tmp_path / "match.jsonl"
     log.save(str(path))
-    assert path.read_text(encoding="utf-8") == log.to_jsonl()
+    assert path.read_text(encoding="utf-8") == log.to_json()
     loaded = EventLog.load(str(path))
     assert loaded == log
     assert replay(loaded) == final
@@ -419,7 +419,7 @@ def test_load_of_a_missing_file_is_a_log_format_error(tmp_path: Path) -> None:
 
 def test_crlf_line_ends_and_blank_lines_still_read() -> None:
     log = short_match("cuatrola", 1).final.log()
-    text = log.to_jsonl()
+    text = log.to_json()
     assert EventLog.from_json(text.replace("\n", "\r\n")) == log
     assert EventLog.from_json("\n" + text.replace("\n", "\n\n")) == log
 
@@ -1015,16 +1015,16 @@ def test_for_seat_drops_the_seed_and_cannot_be_replayed(name: str) -> None:
     for seat in range(short_game(name).rules.players):
         view = log.for_seat(seat)
         assert view.header.seed is None
-        assert '"seed":null' in view.to_jsonl()
-        assert EventLog.from_json(view.to_jsonl()) == view
+        assert '"seed":null' in view.to_json()
+        assert EventLog.from_json(view.to_json()) == view
         with pytest.raises(LogIntegrityError) as info:
-            replay(view.to_jsonl())
+            replay(view.to_json())
         assert info.value.seq is None
         assert f"seat {seat}" in str(info.value)
 
 
 def test_a_seat_log_with_its_seat_mark_removed_still_cannot_be_replayed() -> None:
-    header, events = split(short_match("manille", 1).final.log().for_seat(0).to_jsonl())
+    header, events = split(short_match("manille", 1).final.log().for_seat(0).to_json())
     del header["seat"]
     with pytest.raises(LogIntegrityError, match="seed is missing") as info:
         replay(join(header, events))
@@ -1050,7 +1050,7 @@ def test_seeds_are_limited_to_what_a_log_can_record() -> None:
         short_game("manille").new_match(seed=2**53 + 1)
     state = short_game("manille").new_match(seed=2**53)
     state = state.apply(state.legal_actions()[0])
-    assert replay(state.log().to_jsonl(), partial=True) == state
+    assert replay(state.log().to_json(), partial=True) == state
 
 
 def test_a_stacked_misdeal_in_a_turned_card_game_replays() -> None:
@@ -1062,7 +1062,7 @@ def test_a_stacked_misdeal_in_a_turned_card_game_replays() -> None:
     state = game.new_match(seed=5, hands=stacked)
     assert state.log().events[0].TAG == "misdealt"
     assert state.log().header.turned == stacked[0][-1]  # the stacked deal's card, not the re-deal's
-    assert replay(state.log().to_jsonl(), partial=True) == state
+    assert replay(state.log().to_json(), partial=True) == state
 
 
 def test_format_errors_name_the_physical_line() -> None:

@@ -145,7 +145,7 @@ def test_a_pickled_state_keeps_its_log(name: str) -> None:
     final = match(name)[-1]
     back = round_trip(final)
     assert back.log() == final.log()
-    assert back.log().to_jsonl() == final.log().to_jsonl()
+    assert back.log().to_json() == final.log().to_json()
     assert trickrules.replay(back.log()) == final
 
 
@@ -184,7 +184,7 @@ def test_logs_pickle_to_equal_logs(name: str) -> None:
     log = final.log()
     back: EventLog = round_trip(log)
     assert back == log
-    assert back.to_jsonl() == log.to_jsonl()
+    assert back.to_json() == log.to_json()
     seat_log = log.for_seat(1)
     assert round_trip(seat_log) == seat_log
     assert trickrules.replay(back, final.game) == final
@@ -258,4 +258,4 @@ def test_a_process_pool_plays_matches_of_pickled_games_in_two_workers() -> None:
         assert final.entries() == here.entries()
         assert final.log() == here.log()
         assert trickrules.replay(final.log()) == final
-        assert trickrules.replay(final.log().to_jsonl()) == here
+        assert trickrules.replay(final.log().to_json()) == here

@@ -24,6 +24,7 @@ from attrs import evolve, frozen
 from trickrules.engine.actions import Action
 from trickrules.engine.events import ACTION_EVENTS, HIDDEN, Dealt, Event, event_from_data, event_to_data
 from trickrules.engine.game import Game, load
+from trickrules.engine.phases import action_of as phase_action_of
 from trickrules.engine.phases import redact
 from trickrules.engine.rng import RNG_VERSION
 from trickrules.engine.state import State
@@ -172,16 +173,12 @@ class EventLog:
         data.update(event_to_data(entry.event))
         return data
 
-    def to_jsonl(self) -> str:
-        """The log as JSON Lines: the header, then one event per line."""
+    def to_json(self) -> str:
+        """The log as JSON Lines text, the on-disk format: the header, then one event per line."""
         dump = json.dumps
         lines = [dump(self.header_data(), separators=(",", ":"))]
         lines.extend(dump(self.entry_data(e), separators=(",", ":")) for e in self.entries)
         return "\n".join(lines) + "\n"
-
-    def to_json(self) -> str:
-        """The log as JSON Lines text (the on-disk format; see :meth:`to_jsonl`)."""
-        return self.to_jsonl()
 
     @classmethod
     def from_json(cls, text: str | bytes) -> EventLog:
@@ -215,7 +212,7 @@ class EventLog:
         cannot be written.
         """
         where = _path(path)
-        text = self.to_jsonl()
+        text = self.to_json()
         try:
             with open(where, "w", encoding="utf-8") as fh:
                 fh.write(text)
@@ -279,24 +276,11 @@ def _path(path: object) -> str:
 
 
 def action_of(game: Game, event: Event) -> Action:
-    """The player action that an action event records."""
-    tag = event.TAG
-    if tag == "pass":
-        return Action("pass")
-    if tag == "bid":
-        return Action("bid", event.contract)  # type: ignore[union-attr]
-    if tag == "trump":
-        return Action("trump", event.suit)  # type: ignore[union-attr]
-    if tag in ("call", "give", "play"):
-        return Action(tag, event.card)  # type: ignore[union-attr]
-    if tag == "announce":
-        return Action("announce", event.name)  # type: ignore[union-attr]
-    if tag == "declare":
-        decl = next((d for d in game.rules.declarations if d.name == event.name), None)  # type: ignore[union-attr]
-        if decl is not None and decl.suit == "trump":
-            return Action("declare", event.name)  # type: ignore[union-attr]
-        return Action("declare", f"{event.name} {event.suit}")  # type: ignore[union-attr]
-    raise LogIntegrityError(f"{tag!r} is not a player action")
+    """The player action that an action event records (the phase that made it says how)."""
+    action = phase_action_of(game, event)
+    if action is None:
+        raise LogIntegrityError(f"{event.TAG!r} is not a player action")
+    return action
 
 
 def replay(log: EventLog | str | bytes, game: Game | None = None, *, partial: bool = False) -> State:

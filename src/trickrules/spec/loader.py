@@ -27,7 +27,7 @@ from typing import Any
 import attrs
 
 from trickrules.errors import SpecError
-from trickrules.spec.converter import describe_error, structure, unstructure
+from trickrules.spec.converter import MAX_INT, describe_error, structure, unstructure
 from trickrules.spec.model import Spec
 
 __all__ = [
@@ -99,7 +99,7 @@ def _check_tree(value: object, where: str, path: str, depth: int, counter: list[
             f"{where}: {path}: floating-point value {value!r} is not accepted "
             '(use integers, or a formula such as "3/2" for exact fractions).'
         )
-    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 2**53:
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_INT:
         raise SpecError(f"{where}: {path}: integer out of range (at most 2**53 in magnitude).")
     if isinstance(value, dict):
         for key, item in value.items():
