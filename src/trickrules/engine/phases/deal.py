@@ -92,7 +92,7 @@ def new_match(
         start_scores=totals if scores is not None else (),
         start_pot=pot,
     )
-    deal = DealInfo(number=0, shuffle=-1, dealer=dealer, dealt=(0,) * n)
+    deal = DealInfo(number=0, shuffle=0, dealer=dealer, dealt=(0,) * n)  # a placeholder: nothing dealt yet
     start = State(game, Phase.BIDDING, dealer, (0,) * n, (), dealer, deal, Tally((0,) * n), match)
     return start_deal(start, 0, 0, dealer, match, [], stacked=stacked, turned=turned)
 

@@ -51,15 +51,12 @@ def _melds(game: Game, d: DealInfo, tally: Tally, seat: int, hand: int, held: bo
                 continue
             if s in done_suits or (held and (decl.index, s) in done):
                 continue
+            found = [card_of.get(cards.rank_codes[r] + cards.suit_codes[s]) for r in decl.ranks]
+            if not found or None in found:
+                continue  # the deck lacks a card of this meld in this suit
             need = 0
-            for r in decl.ranks:
-                card = card_of.get(cards.rank_codes[r] + cards.suit_codes[s])
-                if card is None:
-                    need = -1
-                    break
-                need |= 1 << card
-            if need <= 0:
-                continue
+            for card in found:
+                need |= 1 << card  # type: ignore[operator]
             if not held:
                 if not played & need:
                     return [Meld(seat, decl.index, s)]  # one is enough to open the window
