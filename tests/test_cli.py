@@ -40,7 +40,7 @@ def test_check_accepts_a_bundled_spec(capsys: pytest.CaptureFixture[str]) -> Non
 
 def test_check_prints_the_spec_error_and_fails(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     bad = tmp_path / "bad.toml"
-    bad.write_text('extends = "manille"\n[deal]\npackets = [3, 3]\n', encoding="utf-8")
+    bad.write_text('extends = "manille"\n[deal]\npackets = [5, 5]\n', encoding="utf-8")
     assert main(["check", str(bad)]) == 1
     out = capsys.readouterr().out
     assert "bad.toml" in out

@@ -172,6 +172,10 @@ class Rules:
     hand_size: int
     tricks_per_deal: int
     turn_last_card: bool
+    #: Whether the stock's top card is turned up (it stays in the stock).
+    turn_from_stock: bool
+    #: The trump suit of every deal, where it is fixed.
+    fixed_trump: int | None
     trump_chosen_by: str
     allow_no_trump: bool
     contracts: tuple[CompiledContract, ...]
@@ -336,14 +340,24 @@ def _check_deal(spec: Spec, cards: CardTable, where: str) -> int:
     if not packets or any(p < 1 for p in packets):
         raise _fail(where, "deal.packets", f"expected positive packet sizes, found {list(packets)}.")
     hand = sum(packets)
-    if hand * players != cards.size:
+    stock = cards.size - hand * players
+    if stock < 0:
         raise _fail(
             where,
             "deal.packets",
             f"{players} players x {hand} cards = {hand * players}, but the deck has {cards.size} cards.",
         )
-    if spec.trump.chosen_by == "turned" and not spec.deal.turn_last_card:
-        raise _fail(where, "trump.chosen_by", "'turned' needs deal.turn_last_card = true.")
+    deal = spec.deal
+    if deal.turn_last_card and deal.turn_from_stock:
+        raise _fail(where, "deal.turn_from_stock", "turn the dealer's last card or the stock's top one, not both.")
+    if deal.turn_from_stock and not stock:
+        raise _fail(where, "deal.turn_from_stock", "the packets deal the whole deck: there is no stock to turn from.")
+    if spec.trump.chosen_by == "turned" and not (deal.turn_last_card or deal.turn_from_stock):
+        raise _fail(where, "trump.chosen_by", "'turned' needs deal.turn_last_card or deal.turn_from_stock = true.")
+    if spec.trump.chosen_by == "fixed" and spec.trump.suit not in cards.suit_codes:
+        raise _fail(where, "trump.suit", f"'fixed' trumps need a suit code of this deck, found {spec.trump.suit!r}.")
+    if spec.trump.suit and spec.trump.chosen_by != "fixed":
+        raise _fail(where, "trump.suit", "a trump suit is given only with chosen_by = 'fixed'.")
     return hand
 
 
@@ -519,8 +533,6 @@ def compile_rules(spec: Spec, cards: CardTable, where: str) -> Rules:
         _compile_contract(n, c, spec, cards, where, var_names) for n, c in enumerate(spec.bidding.contracts)
     )
     ap_contract, ap_holder = _compile_all_pass(spec, cards, names, where)
-    if not contracts and spec.seating.partnerships != "fixed":
-        raise _fail(where, "bidding.contracts", "a game without contracts needs fixed partnerships.")
     announcements, late = _compile_announcements(spec, names, hand, where)
     declarations = _compile_declarations(spec, cards, names, where)
     outcomes, bonuses, svars = _compile_scoring(spec, where, var_names, names, bool(contracts))
@@ -535,6 +547,8 @@ def compile_rules(spec: Spec, cards: CardTable, where: str) -> Rules:
         hand_size=hand,
         tricks_per_deal=hand,
         turn_last_card=spec.deal.turn_last_card,
+        turn_from_stock=spec.deal.turn_from_stock,
+        fixed_trump=cards.suit_codes.index(spec.trump.suit) if spec.trump.chosen_by == "fixed" else None,
         trump_chosen_by=spec.trump.chosen_by,
         allow_no_trump=spec.trump.allow_none or spec.trump.chosen_by == "none",
         contracts=contracts,

@@ -47,7 +47,7 @@ _EMPTY_STR_MAP: FrozenMap[str, str] = FrozenMap()
 _EMPTY_INT_MAP: FrozenMap[str, int] = FrozenMap()
 
 #: Who may choose the trump suit.
-TRUMP_CHOOSERS = ("declarer", "called_holder", "dealer", "turned", "none")
+TRUMP_CHOOSERS = ("declarer", "called_holder", "dealer", "turned", "none", "fixed")
 #: How the declarer's side is formed once a contract is won.
 CONTRACT_SIDES = ("alone", "with_called", "with_partner", "partner_sits_out", "teams")
 #: The play-obligation primitives the engine knows.
@@ -127,11 +127,13 @@ class RanksSpec:
 class TrumpSpec:
     """How the trump suit is fixed, and the promoted trumps.
 
-    ``chosen_by`` is the default for contracts that do not say otherwise.
+    ``chosen_by`` is the default for contracts that do not say otherwise;
+    ``"fixed"`` makes ``suit`` (a suit code) the trump suit of every deal.
     ``allow_none`` lets the chooser name no trump at all (``trump none``).
     """
 
     chosen_by: str = field(default="declarer", validator=in_(TRUMP_CHOOSERS))
+    suit: str = ""
     allow_none: bool = False
     none_name: str = "no trump"
     promotions: tuple[PromotionSpec, ...] = ()
@@ -156,12 +158,15 @@ class SeatingSpec:
 class DealSpec:
     """The deal: packet sizes per round, starting with the eldest hand.
 
-    With ``turn_last_card`` the dealer's last card is shown to everyone and
-    fixes the trump suit (it stays in the dealer's hand).
+    The cards the packets leave undealt are the *stock*, face down. With
+    ``turn_last_card`` the dealer's last card is shown to everyone and fixes
+    the trump suit (it stays in the dealer's hand); with ``turn_from_stock``
+    the stock's top card is turned up instead (nobody holds it).
     """
 
     packets: tuple[int, ...]
     turn_last_card: bool = False
+    turn_from_stock: bool = False
 
 
 @frozen

@@ -63,7 +63,7 @@ def new_match(
     stacked_turned = ""
     if turned is not None and type(turned) is not str:
         raise ArgumentError(f"turned must be a card code, found {turned!r}.")
-    if turned is not None and not game.rules.turn_last_card:
+    if turned is not None and not (game.rules.turn_last_card or game.rules.turn_from_stock):
         raise ArgumentError(f"turned ({turned!r}) is given, but in this game no card is turned.")
     if hands is not None:
         if isinstance(hands, str) or not isinstance(hands, Sequence):
@@ -123,17 +123,25 @@ def _stacked_masks(
             seen[code] = seat
             mask |= 1 << cards.codes.index(code)
         masks.append(mask)
-    if len(seen) != cards.size:
+    rules = game.rules
+    stock = cards.size - n * rules.hand_size
+    if not stock and len(seen) != cards.size:
         missing = [c for c in cards.codes if c not in seen]
         raise ArgumentError(f"hands must hold the whole deck; missing {', '.join(missing)}.")
     reason = ""
-    if any(len(h) != game.rules.hand_size for h in hands):
-        reason = f"hands of {', '.join(str(len(h)) for h in hands)} cards instead of {game.rules.hand_size} each"
+    if any(len(h) != rules.hand_size for h in hands):
+        reason = f"hands of {', '.join(str(len(h)) for h in hands)} cards instead of {rules.hand_size} each"
     t = None
-    if game.rules.turn_last_card:
+    if rules.turn_last_card:
         code = turned if turned is not None else (hands[dealer][-1] if hands[dealer] else "")
         if code not in seen or seen[code] != dealer:
             raise ArgumentError(f"the turned card {code!r} must be in the dealer's hand.")
+        t = cards.codes.index(code)
+    elif rules.turn_from_stock:
+        undealt = [c for c in cards.codes if c not in seen]
+        code = turned if turned is not None else (undealt[0] if undealt else "")
+        if code not in undealt:
+            raise ArgumentError(f"the turned card {code!r} must be one of the stock's (a card no hand holds).")
         t = cards.codes.index(code)
     return tuple(masks), t, reason
 
@@ -143,9 +151,16 @@ def _deal_from_seed(
 ) -> tuple[tuple[int, ...], int | None, tuple[tuple[str, ...], ...]]:
     """Shuffle and deal; return the hands as masks, the turned card and the hands as codes."""
     t = game._tables
+    rules = game.rules
     order = shuffled(seed, shuffle_no, t.cards.size)
     masks = t.deal(dealer, order)
-    return masks, (order[-1] if game.rules.turn_last_card else None), t.hands_of(masks)
+    dealt = game.players * rules.hand_size
+    turned = None
+    if rules.turn_last_card:
+        turned = order[dealt - 1]  # the dealer is dealt last in every round
+    elif rules.turn_from_stock:
+        turned = order[dealt]  # the first card the packets leave undealt
+    return masks, turned, t.hands_of(masks)
 
 
 def start_deal(
@@ -185,6 +200,8 @@ def start_deal(
         trump = game.cards.suit_of[turned_card]
     elif rules.trump_chosen_by == "none":
         trump = NO_TRUMP
+    elif rules.fixed_trump is not None:
+        trump = rules.fixed_trump
     deal = DealInfo(number=number, shuffle=shuffle_no, dealer=dealer, dealt=hands, turned=turned_card, trump=trump)
     tally = Tally((0,) * n)
     eldest = (dealer + 1) % n
