@@ -144,7 +144,7 @@ def good_hands(game: Game) -> list[list[str]]:
 # -- loading -----------------------------------------------------------------------------
 
 NAMES_THAT_ARE_NOT_GAMES: list[Any] = [
-    pytest.param("whist", ("'whist'",), id="unknown name"),
+    pytest.param("no-such-game", ("'no-such-game'",), id="unknown name"),
     pytest.param("", ("''",), id="empty name"),
     pytest.param("/nonexistent/spec.toml", ("/nonexistent/spec.toml",), id="missing file"),
     pytest.param(".", ("'.'",), id="a directory"),
@@ -685,7 +685,7 @@ BAD_REPLAYS: list[Any] = [
     pytest.param(lambda: with_header("manille", dealer=9), ("dealer", "9"), id="a dealer of no seat"),
     pytest.param(lambda: with_header("manille", seed=-1), ("seed", "-1"), id="a negative seed"),
     pytest.param(lambda: with_header("manille", scores=[1, 2]), ("scores",), id="scores for two seats"),
-    pytest.param(lambda: with_header("manille", game="whist"), ("'whist'",), id="a game not bundled"),
+    pytest.param(lambda: with_header("manille", game="no-such-game"), ("'no-such-game'",), id="a game not bundled"),
     pytest.param(lambda: with_header("manille", game="../../etc/passwd"), ("passwd",), id="a game as a path"),
     pytest.param(lambda: with_header("manille", fingerprint="0" * 16), ("fingerprint",), id="another fingerprint"),
     pytest.param(lambda: with_header("manille", seed=None), ("seed",), id="no seed"),
@@ -883,4 +883,4 @@ def test_the_sample_matches_reach_several_phases() -> None:
         states: Sequence[State] = sample_states(name)
         assert any(s.trick for s in states), name
         assert states[-1].is_terminal, name
-        assert len({s.phase for s in states}) >= 3, name
+        assert len({s.phase for s in states}) >= min(3, len(short_game(name)._mechanisms)), name

@@ -123,3 +123,8 @@ def test_turning_from_an_empty_stock_is_refused(tmp_path: Path) -> None:
     text = whist_spec().replace("turn_last_card = true", "turn_from_stock = true")
     with pytest.raises(SpecError, match="no stock to turn from"):
         trickrules.load(write(tmp_path, "nostock", text))
+
+
+def test_the_bundled_whist_is_the_complete_example_of_the_dsl_manual() -> None:
+    bundled = Path(__file__).resolve().parent.parent / "specs" / "whist.toml"
+    assert bundled.read_text(encoding="utf-8") == whist_spec()

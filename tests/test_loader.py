@@ -585,8 +585,8 @@ def test_missing_file_is_refused(tmp_path: Path) -> None:
 
 
 def test_unknown_bundled_name_lists_the_bundled_ones() -> None:
-    message = load_error("whist")
-    assert "'whist' is neither a bundled game (" in message
+    message = load_error("no-such-game")
+    assert "'no-such-game' is neither a bundled game (" in message
     assert all(name in message for name in ("cuatrola", "manille", "quadrille"))
 
 

@@ -27,7 +27,10 @@ __all__ = ["action_of", "mechanisms", "redact"]
 def mechanisms(t: Tables) -> Mapping[Phase, Mechanism]:
     """The mechanisms a game's rules use, by phase."""
     rules = t.rules
-    chosen = [trump.MECHANISM, play.MECHANISM, OVER]
+    chosen = [play.MECHANISM, OVER]
+    named = ("dealer", "declarer", "called_holder")
+    if rules.trump_chosen_by in named or any(c.trump_by in named for c in rules.contracts):
+        chosen.append(trump.MECHANISM)
     if rules.contracts:
         chosen.append(auction.MECHANISM)
     if any(c.call for c in rules.contracts):
