@@ -1,13 +1,20 @@
-"""Random-play throughput of the engine, through the public API.
+"""Random-play throughput of the engine, through the public API, and side by side with OpenSpiel.
 
-For each bundled game: deals per second and player actions per second of
+For each game asked for: deals per second and player actions per second of
 random play (``legal_actions()`` then ``apply()``, events on, as an app or a
 bot would use it), as the median of several repetitions. A repetition plays
 whole matches until at least the given number of deals is done. The random
 choices come from a fixed-seed ``random.Random``, so every run plays the
 same deals.
 
-Run: ``python benchmarks/engine.py [--deals N] [--repeat K] [GAME ...]``
+Then, where OpenSpiel is installed (``pyspiel``) and trickrules bundles the
+game, the same work side by side for the games both have (Hearts, Spades):
+random play from Python in both engines, with equally lean drivers (one
+random number per player choice; OpenSpiel's chance outcomes sampled with
+one random number and a cumulative loop), repetitions interleaved, player
+actions per second and their ratio.
+
+Run: ``python benchmarks/engine.py [--deals N] [--repeat K] [--no-openspiel] [GAME ...]``
 """
 
 from __future__ import annotations
@@ -16,6 +23,7 @@ import argparse
 import random
 import statistics
 import time
+from typing import Any
 
 import trickrules
 
@@ -41,11 +49,69 @@ def play_deals(game: trickrules.Game, deals: int, seed: int) -> tuple[float, int
     return time.perf_counter() - start, done, actions
 
 
+def play_openspiel(game: Any, actions: int, seed: int) -> tuple[float, int]:
+    """Random play of an OpenSpiel game until at least ``actions`` player actions are taken.
+
+    Returns (seconds, player actions taken).
+    """
+    rng = random.Random(seed)
+    taken = 0
+    start = time.perf_counter()
+    while taken < actions:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                draw = rng.random()
+                total = 0.0
+                outcomes = state.chance_outcomes()
+                for outcome, probability in outcomes:
+                    total += probability
+                    if draw < total:
+                        state.apply_action(outcome)
+                        break
+                else:  # the probabilities' rounding left the draw past the last one
+                    state.apply_action(outcomes[-1][0])
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[int(rng.random() * len(legal))])
+                taken += 1
+    return time.perf_counter() - start, taken
+
+
+def side_by_side(names: list[str], deals: int, repeat: int) -> None:
+    """Print trickrules' and OpenSpiel's player actions per second for the games both have."""
+    try:
+        import pyspiel
+    except ImportError:
+        print("\nOpenSpiel (pyspiel) is not installed: no side-by-side figures.")
+        return
+    bundled = set(trickrules.bundled_names())
+    print(f"\n{'game':<12}{'trickrules':>12}{'OpenSpiel':>12}{'ratio':>8}   (player actions/s, median of {repeat})")
+    for name in names:
+        if name not in bundled:
+            print(f"{name:<12}  (not bundled yet)")
+            continue
+        ours = trickrules.load(name)
+        theirs = pyspiel.load_game(name)
+        play_deals(ours, 5, 99)
+        play_openspiel(theirs, 500, 99)
+        our_rates: list[float] = []
+        their_rates: list[float] = []
+        for rep in range(repeat):  # interleaved, so that both meet the same load
+            seconds, _, actions = play_deals(ours, deals, rep)
+            our_rates.append(actions / seconds)
+            seconds, actions = play_openspiel(theirs, actions, rep)
+            their_rates.append(actions / seconds)
+        ours_median, theirs_median = statistics.median(our_rates), statistics.median(their_rates)
+        print(f"{name:<12}{ours_median:>12.0f}{theirs_median:>12.0f}{ours_median / theirs_median:>8.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("games", nargs="*", default=["quadrille", "cuatrola", "manille"])
     parser.add_argument("--deals", type=int, default=1000, help="deals per repetition")
     parser.add_argument("--repeat", type=int, default=5, help="repetitions (the median is reported)")
+    parser.add_argument("--no-openspiel", action="store_true", help="skip the side-by-side figures")
     args = parser.parse_args()
     print(f"{'game':<12}{'deals/s':>10}{'actions/s':>12}   (median of {args.repeat} x {args.deals} deals)")
     for name in args.games:
@@ -58,6 +124,8 @@ def main() -> None:
             deal_rates.append(deals / seconds)
             action_rates.append(actions / seconds)
         print(f"{name:<12}{statistics.median(deal_rates):>10.0f}{statistics.median(action_rates):>12.0f}")
+    if not args.no_openspiel:
+        side_by_side(["hearts", "spades"], args.deals, args.repeat)
 
 
 if __name__ == "__main__":
