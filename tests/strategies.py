@@ -174,10 +174,10 @@ Hands = tuple[tuple[str, ...], ...]
 
 
 def deal_out(game: Game, order: Sequence[str]) -> Hands:
-    """Deal the cards of ``order`` into one hand of the right size per seat."""
+    """Deal the cards of ``order`` into one hand of the right size per seat (the cards left over are the stock)."""
     size = game.rules.hand_size
     players = game.rules.players
-    assert len(order) == size * players, "the deck must fill every hand exactly"
+    assert len(order) >= size * players, "the deck must fill every hand"
     return tuple(tuple(order[k * size : (k + 1) * size]) for k in range(players))
 
 
@@ -308,6 +308,17 @@ def card_locations(state: State) -> list[int]:
     delivered = exchange > 0 and len(d.returned) == exchange
     if not delivered:
         masks.extend(1 << c for c in (*d.given, *d.returned))
+    # The stock (cards no hand was dealt), less the turned card once the dealer has taken it up,
+    # and the cards discarded face down after that.
+    dealt = 0
+    for hand in d.dealt:
+        dealt |= hand
+    stock = full_deck(state.game) & ~dealt
+    if d.turned is not None and (state.phase == "discard" or d.discarded):
+        stock &= ~(1 << d.turned)
+    masks.extend((stock, d.discarded))
+    if state.phase == "passing":  # cards passed face down, delivered when everyone has passed
+        masks.extend(d.passed)
     return masks
 
 
@@ -369,15 +380,18 @@ class Tracker:
         check_turn(state)
         check_cards(state)
         chips = is_chips(self.game)
+        lowered: set[int] = set()  # the seats given negative points in this step
         for ev in state.last_events:
             if isinstance(ev, Paid):
                 self._pay(ev)
             elif isinstance(ev, Awarded):
                 assert not chips, "a chips game awarded points"
-                assert ev.points >= 0, f"points awarded: {ev.points}"
+                assert ev.points, "zero points awarded"  # negative points subtract (docs/dsl.md, payments)
                 assert ev.seats, "points awarded to nobody"
                 for s in ev.seats:
                     self.scores[s] += ev.points
+                if ev.points < 0:
+                    lowered.update(ev.seats)
             elif isinstance(ev, DealScored):
                 self.deals += 1
                 assert ev.scoreboard == tuple(self.scores), "the payments do not add up"
@@ -396,7 +410,9 @@ class Tracker:
             assert sum(board) + state.pot == 0, "chips created or destroyed"
         else:
             assert state.pot == 0
-            assert all(a >= b for a, b in zip(board, self.previous, strict=True)), "a score went down"
+            assert all(
+                a >= b or s in lowered for s, (a, b) in enumerate(zip(board, self.previous, strict=True))
+            ), "a score went down without negative points"
         self.previous = board
 
     def _pay(self, ev: Paid) -> None:
@@ -613,6 +629,9 @@ def hidden_from(state: State, seat: int) -> int:
             others |= hand
     for c in (*d.given, *d.returned):
         others |= 1 << c
+    if state.phase == "passing":  # cards passed by others, not yet delivered
+        for s, passed in enumerate(d.passed):
+            others |= passed if s != seat else 0
     seen = d.dealt[seat] | state.hands[seat]
     for mask in state.tally.won:
         seen |= mask
@@ -779,6 +798,10 @@ def check_views(state: State) -> None:
         leaked = card_tokens(state.game, shown) & hidden
         assert not leaked, f"seat {seat}'s view shows {sorted(leaked)}"
         d = state.deal
-        if seat not in (d.declarer, d.partner):
+        if d.passed:  # cards passed after the deal: one's own, and those received once delivered
+            assert view.given == state.game.codes_of(d.passed[seat])
+            source = (seat - d.pass_offset) % len(d.passed)
+            assert view.received == (state.game.codes_of(d.passed[source]) if state.phase != "passing" else ())
+        elif seat not in (d.declarer, d.partner):
             assert view.given == ()
             assert view.received == ()

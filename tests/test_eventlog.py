@@ -60,6 +60,12 @@ RARE: tuple[tuple[str, Options, tuple[str, ...], tuple[str, ...]], ...] = (
         ("redeal", "partner_revealed"),
     ),
     ("cuatrola", (("target", "11"),), ("declare",), ("declare",)),
+    # Hearts: three cards each passed to the left in the first deal, then delivered.
+    ("hearts", (("match_end", "one_deal"),), ("give",), ("pass_card", "passing_done")),
+    # Euchre: the eldest orders the turned card up; the dealer takes it and discards; someone goes alone.
+    ("euchre", (("target", "5"),), ("trump",), ("turned_taken", "discard", "alone")),
+    # Oh Hell: every player bids a number of tricks.
+    ("oh-hell", (), (), ("bid_tricks",)),
 )
 # Seconds: a guard that turns a hang on hostile input into a failure. It is no speed
 # measurement (those are the benchmarks'), so it leaves room for a loaded CI machine.

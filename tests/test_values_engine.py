@@ -101,7 +101,11 @@ def test_a_phase_is_its_name() -> None:
     play: str = Phase.PLAY
     assert play == "play"
     assert repr(Phase.OVER) == "'over'"
-    assert {p.value for p in Phase} == {"bidding", "trump", "call", "exchange", "announce", "play", "declare", "over"}
+    made = {"making", "discard", "alone"}  # trumps made round the table
+    phases = {"bidding", "trump", "call", "exchange", "announce", "play", "declare", "over"}
+    passed = {"passing"}  # cards passed after the deal
+    bid = {"tricks_bid"}  # every player bids a number of tricks
+    assert {p.value for p in Phase} == phases | made | passed | bid
 
 
 def test_history_steps_chain_the_events() -> None:

@@ -172,6 +172,22 @@ def _check_deck(deck: DeckSpec, where: str) -> None:
     for rank in deck.points:
         if rank not in rank_codes:
             raise SpecError(f"{where}: deck.points.{rank}: {rank!r} is not a rank of this deck.")
+    for code in deck.card_points:
+        if code not in all_codes or code in deck.removed:
+            raise SpecError(f"{where}: deck.card_points.{code}: {code!r} is not a card of this deck.")
+    for suit in deck.suit_points:
+        if suit not in suit_codes:
+            raise SpecError(f"{where}: deck.suit_points.{suit}: {suit!r} is not a suit of this deck.")
+
+
+def _card_points(deck: DeckSpec, rank: str, suit: str) -> int:
+    """A card's points: from ``card_points``, else ``suit_points``, else the rank's ``points``, else 0."""
+    code = rank + suit
+    if code in deck.card_points:
+        return deck.card_points[code]
+    if suit in deck.suit_points:
+        return deck.suit_points[suit]
+    return deck.points.get(rank, 0)
 
 
 def _build_deck(deck: DeckSpec, where: str) -> _Deck:
@@ -195,7 +211,7 @@ def _build_deck(deck: DeckSpec, where: str) -> _Deck:
         codes=codes,
         suit_of=tuple(s for s, _ in cards),
         rank_of=tuple(r for _, r in cards),
-        points=tuple(deck.points.get(rank_codes[r], 0) for _, r in cards),
+        points=tuple(_card_points(deck, rank_codes[r], suit_codes[s]) for s, r in cards),
         index={c: n for n, c in enumerate(codes)},
     )
 
@@ -217,6 +233,8 @@ def _check_promotions(promos: tuple[PromotionSpec, ...], deck: _Deck) -> dict[in
         if p.card is not None:
             if p.card not in deck.index:
                 raise SpecError(f"{where}: {path}.card: {p.card!r} is not a card of this deck.")
+            if p.suit != "trump":
+                raise SpecError(f"{where}: {path}.suit: only a 'rank' promotion can take its card from another suit.")
             fixed[deck.index[p.card]] = p.name
         else:
             assert p.rank is not None
@@ -260,6 +278,18 @@ def _trump_keys(trump: TrumpSpec, n_suits: int, fixed: Mapping[int, str], where:
     return trump_keys
 
 
+def _same_colour_suit(trump: int, deck: _Deck, name: str) -> int:
+    """The other suit of the trump suit's colour, for a promotion with ``suit = "same_colour"``: there must be one."""
+    colour = deck.colours[trump]
+    others = [s for s in range(len(deck.suit_codes)) if s != trump and deck.colours[s] == colour]
+    if len(others) != 1:
+        raise SpecError(
+            f"{deck.where}: trump.promotions '{name}'.suit: 'same_colour' needs exactly one other suit of the "
+            f"colour {colour!r} of trump suit {deck.suit_codes[trump]!r}, found {len(others)}."
+        )
+    return others[0]
+
+
 def _promoted_cards(trump: int, promos: list[PromotionSpec], deck: _Deck) -> dict[int, str]:
     """The cards promoted under ``trump``, highest place first: card to promotion name.
 
@@ -277,7 +307,8 @@ def _promoted_cards(trump: int, promos: list[PromotionSpec], deck: _Deck) -> dic
                 raise SpecError(
                     f"{where}: trump.promotions '{p.name}': no rank given for trump suit {deck.suit_codes[trump]!r}."
                 )
-            card = deck.resolve_rank(trump, found_rank, f"trump.promotions '{p.name}'")
+            suit = trump if p.suit == "trump" else _same_colour_suit(trump, deck, p.name)
+            card = deck.resolve_rank(suit, found_rank, f"trump.promotions '{p.name}'")
         if card in promoted:
             raise SpecError(f"{where}: trump.promotions: {deck.codes[card]} is promoted twice.")
         promoted[card] = p.name

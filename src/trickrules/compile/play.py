@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from attrs import frozen
 
+from trickrules.compile.leads import LEAD_RULE_PARAMS
 from trickrules.errors import SpecError
 from trickrules.spec.model import ObligationSpec, Spec
 
@@ -59,6 +60,9 @@ def _allow(ob: ObligationSpec, where: str, path: str, *params: str) -> None:
         "forced_by": ob.forced_by,
         "partner_exempt": ob.partner_exempt,
         "if_unable": ob.if_unable,
+        "suit": ob.suit,
+        "broken_by": ob.broken_by,
+        "unless_only": ob.unless_only,
     }
     for key, value in given.items():
         if value and key not in params:
@@ -122,6 +126,9 @@ def _switches(ob: ObligationSpec, promotions: set[str], where: str, path: str) -
         _allow(ob, where, path, "mode")
         mode = _choose(ob.mode, ("must_follow", "no_lead"), "mode", "must_follow", where, path)
         return {"called_card": True, "called_card_no_lead": mode == "no_lead"}
+    if ob.rule in LEAD_RULE_PARAMS:
+        # Checked for their parameters here; compiled against the deck by trickrules.compile.leads.
+        _allow(ob, where, path, *LEAD_RULE_PARAMS[ob.rule])
     return {}
 
 

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from attrs import frozen
 
+from trickrules.compile.bids import BID_PLAYER_VARS, BID_SIDE_VARS, NO_BIDS, BidRules, compile_bid_rules
 from trickrules.compile.cards import CardTable
+from trickrules.compile.making import Making, compile_making
 from trickrules.compile.play import PlayRules, compile_play
 from trickrules.errors import SpecError
 from trickrules.spec.formula import Formula, compile_formula
@@ -64,9 +66,12 @@ SIDE_VARS = (
     "opp_score",
     "declarer_tricks",
     "partner_tricks",
+    *BID_SIDE_VARS,  # the sum of the side's bids of a number of tricks, and of the others'
+    *("alone", "opp_alone"),  # a seat of the side (of the others) sits out: gone or defending alone
+    *("point_cards", "opp_point_cards", "point_cards_total", "max_point_cards"),  # cards worth points above 0
 )
 #: Variables about the player a ``for_each = "player"`` outcome is evaluated for.
-PLAYER_VARS = ("top_trumps", "is_declarer", "is_partner", "own_tricks")
+PLAYER_VARS = ("top_trumps", "is_declarer", "is_partner", "own_tricks", *BID_PLAYER_VARS)
 #: Variables of a contract's ``eligible`` formula.
 ELIGIBILITY_VARS = ("score", "opp_score", "target", "players", "deal")
 #: Variables of a contract's ``end_when`` formula, after each trick: the declarer side's
@@ -212,6 +217,9 @@ class Rules:
     tie_break: str
     pot_at_end: str
     privileged_mask_by_trump: tuple[tuple[int, int], ...]
+    #: Trumps made round the table (``trump.chosen_by = "made"``), else ``None``.
+    making: Making | None = None
+    bids: BidRules = NO_BIDS  # bids of a number of tricks, hand sizes per deal, counters, the mercy rule
 
 
 def _fail(where: str, path: str, message: str) -> SpecError:
@@ -223,7 +231,7 @@ def _formula(source: str, allowed: tuple[str, ...] | frozenset[str], where: str,
 
 
 def _var_names(spec: Spec) -> tuple[str, ...]:
-    names: list[str] = list(spec.scoring.vars)
+    names: list[str] = [*spec.scoring.vars, *(c.name for c in spec.scoring.counters)]
     for c in spec.bidding.contracts:
         names.extend(n for n in c.vars if n not in names)
     return tuple(names)
@@ -489,9 +497,9 @@ def _compile_scoring(
         for n, o in enumerate(spec.scoring.bonuses)
     )
     svars = []
-    earlier: list[str] = []
+    earlier: list[str] = [c.name for c in spec.scoring.counters]
     for name, source in spec.scoring.vars.items():
-        # A var may use the built-in variables and the vars defined before it.
+        # A var may use the built-in variables, the counters and the vars defined before it.
         svars.append((name, _formula(source, (*DEAL_VARS, *SIDE_VARS, *earlier), where, f"scoring.vars.{name}")))
         earlier.append(name)
     return outcomes, bonuses, tuple(svars)
@@ -528,6 +536,7 @@ def _check_match(spec: Spec, where: str) -> None:
 def compile_rules(spec: Spec, cards: CardTable, where: str) -> Rules:
     """Check and compile everything in ``spec`` beyond the card tables."""
     hand = _check_deal(spec, cards, where)
+    bids = compile_bid_rules(spec, cards, where, (*DEAL_VARS, *SIDE_VARS))
     var_names, names = _check_names(spec, where)
     contracts = tuple(
         _compile_contract(n, c, spec, cards, where, var_names) for n, c in enumerate(spec.bidding.contracts)
@@ -543,9 +552,9 @@ def compile_rules(spec: Spec, cards: CardTable, where: str) -> Rules:
     return Rules(
         players=spec.seating.players,
         teams=spec.seating.teams,
-        packets=spec.deal.packets,
-        hand_size=hand,
-        tricks_per_deal=hand,
+        packets=bids.sizes.packets,
+        hand_size=bids.sizes.largest,
+        tricks_per_deal=bids.sizes.largest,
         turn_last_card=spec.deal.turn_last_card,
         turn_from_stock=spec.deal.turn_from_stock,
         fixed_trump=cards.suit_codes.index(spec.trump.suit) if spec.trump.chosen_by == "fixed" else None,
@@ -583,4 +592,6 @@ def compile_rules(spec: Spec, cards: CardTable, where: str) -> Rules:
         tie_break=spec.match.tie_break,
         pot_at_end=spec.match.pot_at_end,
         privileged_mask_by_trump=_privileged_masks(cards, play),
+        making=compile_making(spec, where),
+        bids=bids,
     )

@@ -1,19 +1,23 @@
 """A compiled game's lookup tables: everything the engine's hot path looks up rather than computes.
 
 :func:`compile_tables` builds one :class:`Tables` per game from its spec, its
-card tables and its compiled rules. Seats that "nobody" fills are ``None``
-keys (``next_seat[None]`` is the play order when nobody sits out).
+card tables and its compiled rules. The play-order tables are keyed by the
+seats that sit out, as a bit mask (``next_seat[0]`` is the play order when
+nobody sits out).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
+from typing import TypeVar
 
 from attrs import frozen
 
 from trickrules.compile import codegen
 from trickrules.compile.cards import NO_TRUMP, TRUMP_BASE, CardTable, TrumpTable, compile_cards
+from trickrules.compile.leads import LeadRules, compile_leads
+from trickrules.compile.passing import PassingRules, compile_passing
 from trickrules.compile.rules import Rules, compile_rules
 from trickrules.spec.model import Spec
 
@@ -43,19 +47,35 @@ class TrumpData:
     plain_place: tuple[int, ...]
 
 
-def trick_seat(players: int, leader: int, sitting_out: int | None, index: int) -> int:
-    """The seat that plays the card at ``index`` of a trick led by ``leader``."""
+def trick_seat(players: int, leader: int, out: int, index: int) -> int:
+    """The seat that plays the card at ``index`` of a trick led by ``leader`` (``out``: the seats sitting out)."""
     who = leader
     for _ in range(index):
-        who = (who + 1) % players
-        if who == sitting_out:
-            who = (who + 1) % players
+        who = _successor(who, out, players)
     return who
 
 
-def _successor(seat: int, sitting_out: int | None, players: int) -> int:
+def _successor(seat: int, out: int, players: int) -> int:
     nxt = (seat + 1) % players
-    return (nxt + 1) % players if nxt == sitting_out else nxt
+    while (out >> nxt) & 1:
+        nxt = (nxt + 1) % players
+    return nxt
+
+
+def _out_masks(players: int) -> tuple[int, ...]:
+    """The sets of seats that may sit out, as masks: nobody, any one seat, or any two (two always play)."""
+    most = min(2, players - 2)
+    return tuple(m for m in range(1 << players) if m.bit_count() <= most)
+
+
+_T = TypeVar("_T")
+
+
+def _by_out(outs: tuple[int, ...], make: Callable[[int], _T]) -> Mapping[int | None, _T]:
+    """A read-only table keyed by the masks of seats sitting out; ``None`` is another key for 0 (nobody)."""
+    table: dict[int | None, _T] = {out: make(out) for out in outs}
+    table[None] = table[0]
+    return MappingProxyType(table)
 
 
 def _ro(items: object) -> MappingProxyType:  # type: ignore[type-arg]
@@ -92,8 +112,9 @@ class Tables:
     #: Whether some contract may stop the play before the last trick.
     ends_early: bool
     has_card_points: bool
-    #: Keyed by the seat sitting out (``None``: nobody): the index of a trick's last card,
-    #: each seat's successor in play order, and per leader the seat playing each card.
+    #: Keyed by the seats sitting out, as a bit mask (0 or ``None``: nobody; ``DealInfo.seats_out``):
+    #: the index of a trick's last card, each seat's successor in play order, and per leader the
+    #: seat playing each card.
     trick_last: Mapping[int | None, int]
     next_seat: Mapping[int | None, tuple[int, ...]]
     trick_seats: Mapping[int | None, tuple[tuple[int, ...], ...]]
@@ -102,6 +123,12 @@ class Tables:
     #: The codes, and the card points, of the cards in a mask, in deck order.
     codes_of: Callable[[int], tuple[str, ...]]
     points_of: Callable[[int], tuple[int, ...]]
+    #: The lead and first-trick obligations, as card masks.
+    leads: LeadRules
+    #: Passing cards after the deal.
+    passing: PassingRules
+    #: The cards worth more than 0 card points (the ``point_cards`` scoring variables count them).
+    point_cards: int
 
     def hands_of(self, masks: tuple[int, ...]) -> tuple[tuple[str, ...], ...]:
         """The card codes of every hand."""
@@ -179,7 +206,7 @@ def compile_tables(spec: Spec, where: str) -> Tables:
         for c in rules.contracts
     )
     names = [name for name, _ in rules.announcements] + [e.name for e in rules.late_announcements]
-    outs: tuple[int | None, ...] = (*range(n), None)
+    outs = _out_masks(n)
     bit = tuple(1 << c for c in range(size))
     deal_seats = []
     for dealer in range(n):
@@ -205,16 +232,18 @@ def compile_tables(spec: Spec, where: str) -> Tables:
         between_tricks=bool(rules.late_announcements or rules.declarations),
         ends_early=any(c.end_when is not None for c in rules.contracts),
         has_card_points=any(cards.points),
-        trick_last=_ro((out, n - 1 - (out is not None)) for out in outs),
-        next_seat=_ro((out, tuple(_successor(s, out, n) for s in range(n))) for out in outs),
-        trick_seats=_ro(
-            (
-                out,
-                tuple(tuple(trick_seat(n, lead, out, i) for i in range(n - (out is not None))) for lead in range(n)),
-            )
-            for out in outs
+        trick_last=_by_out(outs, lambda out: n - 1 - out.bit_count()),
+        next_seat=_by_out(outs, lambda out: tuple(_successor(s, out, n) for s in range(n))),
+        trick_seats=_by_out(
+            outs,
+            lambda out: tuple(
+                tuple(trick_seat(n, lead, out, i) for i in range(n - out.bit_count())) for lead in range(n)
+            ),
         ),
         deal_seats=tuple(deal_seats),
         codes_of=codegen.unpacker(cards.codes),
         points_of=codegen.unpacker(cards.points),
+        leads=compile_leads(spec, cards, where),
+        passing=compile_passing(spec, rules.hand_size, where),
+        point_cards=sum(bit[c] for c in range(size) if cards.points[c] > 0),
     )

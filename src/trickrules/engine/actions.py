@@ -12,6 +12,8 @@
 ``play CARD``  play a card to the trick
 ``declare N``  declare a meld (``declare 40``; ``declare 20 O`` names the suit)
 ``announce N`` make an announcement before the first lead (``announce vole``)
+``discard C``  discard a card face down after taking up the turned card
+``alone``      play alone, one's partner sitting out (made trumps)
 =============  ===========================================================
 """
 
@@ -33,6 +35,8 @@ VERBS: dict[str, bool] = {
     "play": True,
     "declare": True,
     "announce": True,
+    "discard": True,
+    "alone": False,
 }
 
 MAX_ACTION_TEXT = 64

@@ -31,10 +31,12 @@ __all__ = [
     "BidMade",
     "CardCalled",
     "CardGiven",
+    "CardPassed",
     "CardPlayed",
     "DealScored",
     "Dealt",
     "Declared",
+    "Discarded",
     "Event",
     "ExchangeDone",
     "MatchEnded",
@@ -42,9 +44,13 @@ __all__ = [
     "Paid",
     "PartnerRevealed",
     "Passed",
+    "PassingDone",
     "Redeal",
     "TrickWon",
+    "TricksBid",
     "TrumpNamed",
+    "TurnedTaken",
+    "WentAlone",
     "event_from_data",
     "event_to_data",
     "paid",
@@ -105,6 +111,15 @@ class BidMade:
 
 
 @frozen(weakref_slot=False)
+class TricksBid:
+    """A seat bid to take ``tricks`` tricks (``[tricks_bid]``)."""
+
+    TAG: ClassVar[str] = "bid_tricks"
+    seat: int
+    tricks: int
+
+
+@frozen(weakref_slot=False)
 class AuctionWon:
     """The auction is over: ``seat`` is the declarer of ``contract``."""
 
@@ -152,12 +167,57 @@ class ExchangeDone:
 
 
 @frozen(weakref_slot=False)
+class CardPassed:
+    """A card passed face down from ``seat`` to ``to`` (private to the passer until delivered)."""
+
+    TAG: ClassVar[str] = "pass_card"
+    seat: int
+    to: int
+    card: str
+
+
+@frozen(weakref_slot=False)
+class PassingDone:
+    """Everyone has passed: the cards go ``offset`` seats on; ``received`` are each seat's new cards."""
+
+    TAG: ClassVar[str] = "passing_done"
+    offset: int
+    received: tuple[tuple[str, ...], ...]
+
+
+@frozen(weakref_slot=False)
 class Announced:
     """The declarer made an announcement (``vole``)."""
 
     TAG: ClassVar[str] = "announce"
     seat: int
     name: str
+
+
+@frozen(weakref_slot=False)
+class TurnedTaken:
+    """``seat`` (the dealer) took the turned card into his hand: its suit was made trumps."""
+
+    TAG: ClassVar[str] = "turned_taken"
+    seat: int
+    card: str
+
+
+@frozen(weakref_slot=False)
+class Discarded:
+    """``seat`` discarded a card face down (private to that seat)."""
+
+    TAG: ClassVar[str] = "discard"
+    seat: int
+    card: str
+
+
+@frozen(weakref_slot=False)
+class WentAlone:
+    """``seat`` plays alone: the maker, or a defender defending alone; his partner sits out."""
+
+    TAG: ClassVar[str] = "alone"
+    seat: int
 
 
 @frozen(weakref_slot=False)
@@ -278,12 +338,18 @@ Event = (
     | Redeal
     | Passed
     | BidMade
+    | TricksBid
     | AuctionWon
     | TrumpNamed
     | CardCalled
     | CardGiven
     | ExchangeDone
+    | CardPassed
+    | PassingDone
     | Announced
+    | TurnedTaken
+    | Discarded
+    | WentAlone
     | CardPlayed
     | PartnerRevealed
     | TrickWon
@@ -303,12 +369,18 @@ EVENT_TYPES: dict[str, type[Any]] = {
         Redeal,
         Passed,
         BidMade,
+        TricksBid,
         AuctionWon,
         TrumpNamed,
         CardCalled,
         CardGiven,
         ExchangeDone,
+        CardPassed,
+        PassingDone,
         Announced,
+        TurnedTaken,
+        Discarded,
+        WentAlone,
         CardPlayed,
         PartnerRevealed,
         TrickWon,
@@ -321,7 +393,10 @@ EVENT_TYPES: dict[str, type[Any]] = {
 }
 
 #: The tags of events that record a player's decision.
-ACTION_EVENTS = frozenset({"pass", "bid", "trump", "call", "give", "announce", "play", "declare"})
+ACTION_EVENTS = frozenset(
+    {"pass", "bid", "trump", "call", "give", "announce", "play", "declare", "pass_card", "discard", "alone"}
+    | {"bid_tricks"}
+)
 
 
 def event_to_data(event: Event) -> dict[str, Any]:

@@ -204,6 +204,8 @@ class SharedValues:
         actions += [Action("bid", c.name) for c in rules.contracts]
         actions += [Action("trump", s) for s in t.cards.suit_codes] + [Action("trump", "none")]
         actions += [Action("announce", name) for name in t.announcement_names]
+        if rules.making is not None:
+            actions += [Action("discard", c) for c in codes] + [Action("alone")]
         for decl in rules.declarations:
             if decl.suit == "trump":
                 actions.append(Action("declare", decl.name))

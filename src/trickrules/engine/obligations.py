@@ -22,7 +22,7 @@ from trickrules.engine.records import DealInfo
 if TYPE_CHECKING:
     from trickrules.engine.state import State
 
-__all__ = ["REASONS", "any_suit_winner_index", "legal_play_mask", "play_mask", "winner_index"]
+__all__ = ["REASONS", "any_suit_winner_index", "lead_rules_mask", "legal_play_mask", "play_mask", "winner_index"]
 
 #: What each reason code says in an error message.
 REASONS = {
@@ -38,6 +38,9 @@ REASONS = {
     "no_undertrump": (
         "may not undertrump (play a trump lower than the one winning the trick) while holding another playable card"
     ),
+    "first_lead": "must lead the first trick with the card the rules name (or a card they allow in its place)",
+    "lead_when_broken": "may not lead that suit before it is broken (while holding a card of another suit)",
+    "no_points_first_trick": "may not play a card worth points to the first trick while holding another playable card",
 }
 
 
@@ -76,9 +79,9 @@ def winner_index(t: Tables, trick: tuple[int, ...], trump: int) -> int:
     return winner
 
 
-def _partner_wins(t: Tables, leader: int, sitting_out: int | None, index: int, seat: int) -> bool:
+def _partner_wins(t: Tables, leader: int, seats_out: int, index: int, seat: int) -> bool:
     """Whether the card at ``index`` of the trick was played by ``seat``'s partner."""
-    who = t.trick_seats[sitting_out][leader][index]
+    who = t.trick_seats[seats_out][leader][index]
     return t.team_of[who] == t.team_of[seat] and who != seat
 
 
@@ -87,6 +90,8 @@ def play_mask(state: State) -> tuple[int, str]:
     seat = state.to_move
     assert seat is not None
     t = state.game._tables
+    if t.leads.restricted:
+        return lead_rules_mask(state)
     if not state.trick and not (t.rules.play.called_card_no_lead and seat == state.deal.partner):
         return state.hands[seat], ""  # a lead is free unless the called card's holder leads
     return legal_play_mask(t, state.hands[seat], state.trick, state.leader, seat, state.deal)
@@ -138,7 +143,7 @@ def legal_play_mask(
         best_i = winner_index(t, trick, trump)
         best = trick[best_i]
         if (pr.head_trick == "always" or led == trump) and not (
-            pr.head_partner_exempt and _partner_wins(t, leader, d.sitting_out, best_i, seat)
+            pr.head_partner_exempt and _partner_wins(t, leader, d.seats_out, best_i, seat)
         ):
             target = best
             if power[best] >= TRUMP_BASE and led != trump:
@@ -178,7 +183,7 @@ def _void_mask(
     best_i = winner_index(t, trick, trump)
     best = trick[best_i]
     partner_wins = (pr.trump_partner_exempt or pr.overtrump_partner_exempt) and _partner_wins(
-        t, leader, d.sitting_out, best_i, seat
+        t, leader, d.seats_out, best_i, seat
     )
     ruffed = data.power[best] >= TRUMP_BASE
     if pr.trump_when_void == "if_beats":
@@ -212,3 +217,57 @@ def _without_undertrumps(
     if not low or not allowed & ~low:
         return allowed, reason
     return allowed & ~low, "no_undertrump"
+
+
+def lead_rules_mask(state: State) -> tuple[int, str]:
+    """The cards the seat to move may play in a game with lead or first-trick obligations.
+
+    The other obligations first (:func:`legal_play_mask`); then, on the first
+    trick, the first lead's card, and for a player not bound to follow suit
+    no card worth points while another is allowed; on any lead, the suit
+    that is not yet broken while another is allowed.
+    """
+    t = state.game._tables
+    lr = t.leads
+    seat = state.to_move
+    assert seat is not None
+    hand = state.hands[seat]
+    trick = state.trick
+    d = state.deal
+    mask, reason = legal_play_mask(t, hand, trick, state.leader, seat, d)
+    first_trick = not state.tally.winners
+    if trick:
+        if first_trick and lr.first_trick_barred and not _bound_to_follow(t, hand, trick, d):
+            return _unless_nothing_left(mask, reason, lr.first_trick_barred, "no_points_first_trick")
+        return mask, reason
+    if first_trick and lr.first_card is not None and (hand >> lr.first_card) & 1:
+        allowed = mask & lr.first_allowed
+        if allowed != mask:
+            return allowed, "first_lead"
+    if lr.unbroken:
+        played = 0
+        for won in state.tally.won:
+            played |= won
+        if not played & lr.breakers:
+            others = mask & ~lr.unbroken
+            if others & ~lr.unless_only:  # a leader whose only other cards are those may lead the suit
+                mask, reason = _unless_nothing_left(mask, reason, lr.unbroken, "lead_when_broken")
+    if first_trick and lr.first_trick_barred:
+        return _unless_nothing_left(mask, reason, lr.first_trick_barred, "no_points_first_trick")
+    return mask, reason
+
+
+def _bound_to_follow(t: Tables, hand: int, trick: tuple[int, ...], d: DealInfo) -> bool:
+    """Whether the player must follow suit to ``trick`` (the rules say so, and he holds the suit led)."""
+    if not t.rules.play.follow_suit or d.trump is None:
+        return False
+    data = t.trumps[d.trump]
+    return bool(hand & data.suit_masks[data.eff_suit[trick[0]]])
+
+
+def _unless_nothing_left(mask: int, reason: str, barred: int, why: str) -> tuple[int, str]:
+    """``mask`` less the ``barred`` cards, unless that leaves nothing (then ``mask`` as it was)."""
+    kept = mask & ~barred
+    if kept and kept != mask:
+        return kept, why
+    return mask, reason

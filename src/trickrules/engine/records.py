@@ -50,6 +50,11 @@ class Phase(enum.StrEnum):
     ANNOUNCE = "announce"
     PLAY = "play"
     DECLARE = "declare"
+    PASSING = "passing"
+    MAKING = "making"
+    DISCARD = "discard"
+    ALONE = "alone"
+    TRICKS_BID = "tricks_bid"
     OVER = "over"
 
     def __repr__(self) -> str:
@@ -121,7 +126,13 @@ class DealInfo:
     partner: int | None = None
     #: Whether the partner of a called card is publicly known.
     revealed: bool = False
+    #: The declarer's partner, when the contract (or going alone) has him sit out.
     sitting_out: int | None = None
+    #: Every seat that sits out, as a bit mask: ``sitting_out``, and a lone defender's partner.
+    #: The play order is looked up by it (``Tables.next_seat``).
+    seats_out: int = 0
+    #: The cards discarded face down after the turned card was taken up, as a mask (out of the deal).
+    discarded: int = 0
     announced: tuple[str, ...] = ()
     #: The cards the declarer gave, and those the partner returned, in an exchange.
     given: tuple[int, ...] = ()
@@ -134,6 +145,14 @@ class DealInfo:
     consent: bool = False
     #: The late announcements declined.
     declined: tuple[str, ...] = ()
+    #: How many seats on passed cards go in this deal (0: no passing), and the cards each
+    #: seat has passed, as masks (empty until someone passes; kept once they are delivered).
+    pass_offset: int = 0
+    passed: tuple[int, ...] = ()
+    #: How many cards each seat was dealt, and so how many tricks the deal has.
+    tricks: int = 0
+    #: Each seat's bid of a number of tricks (``None``: not yet), once the first bid is made.
+    bids: tuple[int | None, ...] = ()
 
 
 @frozen(weakref_slot=False)
@@ -170,6 +189,8 @@ class MatchInfo:
     #: The totals the match was started from, when given.
     start_scores: tuple[int, ...] = ()
     start_pot: int = 0
+    #: Per counter of ``scoring.counters`` (in the spec's order), its value per seat (partners alike).
+    counters: tuple[tuple[int, ...], ...] = ()
 
 
 _FIELDS: dict[type, tuple[dict[str, int], attrgetter[Any]]] = {}

@@ -9,6 +9,12 @@ sequence for the same integer seed across versions, so only ``random()`` is
 drawn: the shuffle is Fisher–Yates from the last position down, swapping
 position ``i`` with ``floor(random() * (i + 1))``. The bias of that index is
 below 2**-46 for any deck, far under what any test could see.
+
+A deal's other chance choice (where passed cards go, with
+``passing.order = "chance"``) is one draw ``floor(random() * count)`` from
+a second generator seeded with ``mix(s, k) ^ CHOICE_SALT``, so it never
+changes the shuffle. A hand size drawn at random (``deal.hand_size =
+"random"``) is one such draw from a third generator, ``mix(s, k) ^ SIZE_SALT``.
 """
 
 from __future__ import annotations
@@ -20,11 +26,13 @@ try:  # the C generator that random.Random builds on: the same numbers, seeded w
 except ImportError:  # pragma: no cover - an implementation without it
     from random import Random as _Generator  # type: ignore[assignment]
 
-__all__ = ["RNG_VERSION", "mix", "shuffled"]
+__all__ = ["CHOICE_SALT", "RNG_VERSION", "SIZE_SALT", "chosen", "chosen_size", "mix", "shuffled"]
 
 RNG_VERSION = 1
 _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
+#: Keeps a deal's chance choice apart from its shuffle (any fixed 64-bit constant would do).
+CHOICE_SALT = 0xD1B54A32D192ED03
 
 
 def mix(seed: int, shuffle_no: int) -> int:
@@ -48,3 +56,22 @@ def shuffled(seed: int, shuffle_no: int, n: int) -> list[int]:
         j = floor(draw() * (i + 1))
         order[i], order[j] = order[j], order[i]
     return order
+
+
+def chosen(seed: int, shuffle_no: int, count: int) -> int:
+    """A uniform choice among ``count`` for the deal of shuffle ``shuffle_no`` (a number from 0 to ``count - 1``)."""
+    return floor(_Generator(mix(seed, shuffle_no) ^ CHOICE_SALT).random() * count)
+
+
+#: Keeps a deal's drawn hand size apart from its shuffle and its other chance choice.
+SIZE_SALT = 0x8CB92BA72F3D8DD7
+
+
+def chosen_size(seed: int, shuffle_no: int, count: int) -> int:
+    """Which of ``count`` hand sizes the deal of shuffle ``shuffle_no`` has (``deal.hand_size = "random"``).
+
+    One draw ``floor(random() * count)`` from a generator seeded with
+    ``mix(seed, shuffle_no) ^ SIZE_SALT``: a third stream, so neither the
+    shuffle nor the deal's other chance choice changes with it.
+    """
+    return floor(_Generator(mix(seed, shuffle_no) ^ SIZE_SALT).random() * count)

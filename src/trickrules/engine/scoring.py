@@ -10,6 +10,7 @@ to every seat of the receiving role.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -23,7 +24,15 @@ if TYPE_CHECKING:
     from trickrules.engine.game import Game
     from trickrules.engine.state import State
 
-__all__ = ["ScoringPlan", "deal_constants", "eligibility_env", "is_extra_deal", "pay_deal", "sides_of_deal"]
+__all__ = [
+    "ScoringPlan",
+    "deal_constants",
+    "eligibility_env",
+    "is_extra_deal",
+    "pay_deal",
+    "side_variables",
+    "sides_of_deal",
+]
 
 Env = dict[str, Number | bool]
 
@@ -137,6 +146,7 @@ class _Deal:
         "tables",
         "tricks",
         "winners",
+        "won",
     )
 
     def __init__(self, t: Tables, match: MatchInfo, d: DealInfo, tally: Tally) -> None:
@@ -158,6 +168,7 @@ class _Deal:
         self.card_points = card_points
         self.declared = declared
         self.winners = tally.winners
+        self.won = tally.won
         self.last_winner = tally.winners[-1]
         self.revokers = {r.seat for r in tally.revokes} if tally.revokes else _NOBODY
         self.bonus = t.rules.last_trick_bonus
@@ -209,14 +220,37 @@ _SIDE: dict[str, Any] = {
     "partner_tricks": lambda x, side, other: (
         x.tricks[x.d.partner] if x.d.partner is not None and x.d.partner != x.d.declarer else 0
     ),
+    "alone": lambda x, side, other: any((x.d.seats_out >> s) & 1 for s in side),
+    "opp_alone": lambda x, side, other: any((x.d.seats_out >> s) & 1 for s in other),
+    "point_cards": lambda x, side, other: _point_cards(x, side),
+    "opp_point_cards": lambda x, side, other: _point_cards(x, other),
+    "point_cards_total": lambda x, side, other: x.tables.point_cards.bit_count(),
+    "max_point_cards": lambda x, side, other: max(_point_cards(x, s) for s in sides_of_deal(x.tables, x.d)),
+    "bid": lambda x, side, other: _bids(x, side),
+    "opp_bid": lambda x, side, other: _bids(x, other),
 }
+
+
+def _point_cards(x: _Deal, seats: tuple[int, ...]) -> int:
+    """How many cards worth more than 0 card points ``seats`` took."""
+    taken = 0
+    for s in seats:
+        taken |= x.won[s]
+    return (taken & x.tables.point_cards).bit_count()
 # How each built-in player variable is computed: (deal, seat) -> value.
 _PLAYER: dict[str, Any] = {
     "top_trumps": _top_trumps_of,
     "is_declarer": lambda x, seat: seat == x.d.declarer,
     "is_partner": lambda x, seat: x.d.partner is not None and seat == x.d.partner and seat != x.d.declarer,
     "own_tricks": lambda x, seat: x.tricks[seat],
+    "own_bid": lambda x, seat: (x.d.bids[seat] or 0) if x.d.bids else 0,
 }
+
+
+def _bids(x: _Deal, seats: tuple[int, ...]) -> int:
+    """The sum of the bids of a number of tricks that ``seats`` made (0 where nobody bid)."""
+    bids = x.d.bids
+    return sum(bids[s] or 0 for s in seats) if bids else 0
 
 
 def _scoring_vars(rules: Any) -> dict[int | None, tuple[Env, tuple[tuple[str, Formula], ...]]]:
@@ -283,6 +317,8 @@ def _variables_used(rules: Any) -> tuple[tuple[str, ...], tuple[str, ...]]:
     for contract in rules.contracts:
         for _, formula in contract.vars:
             used |= formula.variables
+    for counter in rules.bids.counters:
+        used |= counter.update.variables
     return tuple(n for n in _SIDE if n in used), tuple(n for n in _PLAYER if n in used)
 
 
@@ -290,7 +326,7 @@ def _variables_used(rules: Any) -> tuple[tuple[str, ...], tuple[str, ...]]:
 class ScoringPlan:
     """What scoring any deal of a game needs, worked out once per game."""
 
-    __slots__ = ("announced_keys", "by_contract", "player_names", "side_names")
+    __slots__ = ("announced_keys", "by_contract", "counter_names", "player_names", "side_names")
 
     def __init__(self, t: Tables) -> None:
         rules = t.rules
@@ -302,6 +338,8 @@ class ScoringPlan:
         }
         #: Each announcement with the scoring variable that says whether it was made.
         self.announced_keys = tuple((a, f"announced_{a}") for a in t.announcement_names)
+        #: The counters carried from deal to deal (``scoring.counters``), in the order of ``MatchInfo.counters``.
+        self.counter_names = tuple(c.name for c in rules.bids.counters)
 
 
 class _Environments:
@@ -326,6 +364,7 @@ class _Environments:
         base: Env = dict(plan.base)
         base["pot"] = match.pot
         base["deal"] = d.number
+        base["tricks_total"] = d.tricks  # the deal's own hand size (it may change from deal to deal)
         base["no_trump"] = d.trump is not None and d.trump < 0
         base["forced"] = d.forced
         base["extra_deal"] = is_extra_deal(game, match)
@@ -349,6 +388,8 @@ class _Environments:
             found = dict(self.base)
             for name in self.plan.side_names:
                 found[name] = _SIDE[name](self.deal, side, other)
+            for name, values in zip(self.plan.counter_names, self.deal.match.counters, strict=True):
+                found[name] = values[side[0]]  # a counter as it stood before the deal
             for name, formula in self.formulas:
                 found[name] = formula.evaluate(found)
             self.side_cache[side] = found
@@ -371,6 +412,11 @@ class _Environments:
     def of(self, kind: str, side: tuple[int, ...], player: int) -> Env:
         """The variables an outcome of ``kind`` (deal, side or player) sees for this subject."""
         return self.player(player) if kind == "player" else self.side(side)
+
+
+def side_variables(game: Game, match: MatchInfo, d: DealInfo, tally: Tally) -> Callable[[tuple[int, ...]], Env]:
+    """The formula variables of a finished deal, for any side (as the deal's outcomes see them)."""
+    return _Environments(game, match, d, tally, sides_of_deal(game._tables, d)).side
 
 
 def pay_deal(

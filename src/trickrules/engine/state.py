@@ -143,7 +143,7 @@ class State:
 
     def trick_cards(self) -> tuple[tuple[int, str], ...]:
         """The trick in progress as (seat, card code) pairs, in play order."""
-        seats = self.game._tables.trick_seats[self.deal.sitting_out][self.leader]
+        seats = self.game._tables.trick_seats[self.deal.seats_out][self.leader]
         codes = self.game.cards.codes
         return tuple((s, codes[c]) for s, c in zip(seats, self.trick, strict=False))
 

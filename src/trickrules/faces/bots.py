@@ -69,6 +69,8 @@ class HeuristicBot:
             return self._call(view)
         if "give" in verbs:
             return min((a for a in legal), key=lambda a: self._plain_power(view, a[5:]))
+        if "discard" in verbs:  # the weakest card, after taking up the turned card
+            return min((a for a in legal), key=lambda a: self._plain_power(view, a[8:]))
         return "pass" if "pass" in legal else legal[0]
 
     # -- decisions ---------------------------------------------------------------------
@@ -93,12 +95,24 @@ class HeuristicBot:
 
     def _bid(self, view: View) -> str:
         bids = [a for a in view.legal if a.startswith("bid ")]
+        if "pass" not in view.legal:  # a bid of a number of tricks: the legal one nearest the hand's tricks
+            return min(bids, key=lambda a: abs(int(a[4:]) - self._sure_tricks(view)))
         trump = view.trump or self._best_suit(view)
         strength = self._strength(view, trump)
         threshold = len(view.hand)
         if strength >= threshold + 3 and bids:
             return bids[-1] if strength >= threshold + 6 else bids[0]
         return "pass"
+
+    def _sure_tricks(self, view: View) -> int:
+        """About how many tricks the hand takes: its two top cards of each plain suit, and its trumps past the third."""
+        cards = self.game.cards
+        trump = NO_TRUMP if view.trump in (None, "none") else cards.suit(view.trump or "")
+        table = cards.table(trump)
+        held = {cards.card(code) for code in view.hand}
+        tops = sum(1 for order in table.plain_orders for c in order[:2] if c in held)
+        trumps = sum(1 for c in table.order if c in held)
+        return tops + max(0, trumps - 3) + (1 if trumps and table.order[0] in held else 0)
 
     def _trump(self, view: View) -> str:
         best = f"trump {self._best_suit(view)}"

@@ -12,19 +12,25 @@ from trickrules.engine.events import (
     BidMade,
     CardCalled,
     CardGiven,
+    CardPassed,
     CardPlayed,
     DealScored,
     Dealt,
     Declared,
+    Discarded,
     Event,
     MatchEnded,
     Misdealt,
     Paid,
     PartnerRevealed,
     Passed,
+    PassingDone,
     Redeal,
+    TricksBid,
     TrickWon,
     TrumpNamed,
+    TurnedTaken,
+    WentAlone,
 )
 from trickrules.engine.game import Game
 
@@ -78,7 +84,11 @@ def rules_text(game: Game, trump: str | None = None) -> str:
     cards = game.cards
     out: list[str] = [f"{spec.title} ({game.name}, fingerprint {game.fingerprint})", ""]
     out.append(f"Deck: {cards.size} cards, {', '.join(s.name for s in spec.deck.suits)}.")
-    if any(cards.points):
+    if any(cards.points) and (spec.deck.card_points or spec.deck.suit_points):
+        # Points by card or by suit: the cards worth anything, one by one.
+        pts = ", ".join(f"{code}={p}" for code, p in zip(cards.codes, cards.points, strict=True) if p)
+        out.append(f"Card points: {pts} ({sum(cards.points)} in all).")
+    elif any(cards.points):
         pts = ", ".join(
             f"{cards.rank_codes[r]}={spec.deck.points.get(cards.rank_codes[r], 0)}"
             for r in range(len(cards.rank_codes))
@@ -99,6 +109,9 @@ def rules_text(game: Game, trump: str | None = None) -> str:
     if rules.contracts:
         out.append("")
         out.append("Contracts, low to high: " + " < ".join(c.name for c in rules.contracts))
+    out += _making_text(game)
+    if spec.passing.cards:
+        out += ["", f"Passing: {spec.passing.cards} cards, {', '.join(spec.passing.cycle)} ({spec.passing.order})."]
     obligations = [o.rule for o in spec.play.obligations]
     out.append("")
     out.append("Play obligations: " + (", ".join(obligations) if obligations else "none"))
@@ -121,7 +134,8 @@ def rules_text(game: Game, trump: str | None = None) -> str:
         ends.append(f"a side reaches {m.target}")
     if m.deals:
         ends.append(f"after {m.deals} deals")
-    out.append(f"Match ends when {' or '.join(ends)}; ties: {m.tie_break}.")
+    lowest = "; the lowest score wins" if m.winner == "lowest" else ""
+    out.append(f"Match ends when {' or '.join(ends)}{lowest}; ties: {m.tie_break}.")
     if spec.options:
         out.append("")
         out.append("Options:")
@@ -131,6 +145,22 @@ def rules_text(game: Game, trump: str | None = None) -> str:
                 f"{' - ' + opt.doc if opt.doc else ''}"
             )
     return "\n".join(out)
+
+
+def _making_text(game: Game) -> list[str]:
+    """The lines of a rules summary on trumps made round the table (none for other games)."""
+    making = game.rules.making
+    if making is None:
+        return []
+    extras = [
+        (making.taken_by_dealer, "the dealer takes up an accepted turned card and discards"),
+        (making.dealer_must_name, "the dealer may not pass in the last round"),
+        (making.alone, "the maker may go alone"),
+        (making.defend_alone, "a defender may defend alone"),
+    ]
+    said = "; ".join(text for on, text in extras if on)
+    rounds = ", ".join(making.rounds)
+    return ["", f"Trumps made round the table, rounds: {rounds}" + (f" ({said})." if said else ".")]
 
 
 def _seat(seat: int) -> str:
@@ -160,6 +190,8 @@ def describe_event(event: Event) -> str | None:
         return f"  seat {event.seat}: pass"
     if isinstance(event, BidMade):
         return f"  seat {event.seat}: bid {event.contract}"
+    if isinstance(event, TricksBid):
+        return f"  seat {event.seat}: bids {event.tricks} trick{'' if event.tricks == 1 else 's'}"
     if isinstance(event, AuctionWon):
         return f"  seat {event.seat} plays {event.contract}{' (forced)' if event.forced else ''}"
     if isinstance(event, TrumpNamed):
@@ -168,6 +200,16 @@ def describe_event(event: Event) -> str | None:
         return f"  seat {event.seat} calls {event.card}"
     if isinstance(event, CardGiven):
         return f"  seat {event.seat} gives a card to seat {event.to}"
+    if isinstance(event, CardPassed):
+        return f"  seat {event.seat} passes a card to seat {event.to}"
+    if isinstance(event, PassingDone):
+        return f"  the passed cards change hands, each seat's to the seat {event.offset} on"
+    if isinstance(event, TurnedTaken):
+        return f"  seat {event.seat} takes up {event.card}"
+    if isinstance(event, Discarded):
+        return f"  seat {event.seat} discards {event.card}"
+    if isinstance(event, WentAlone):
+        return f"  seat {event.seat} plays alone"
     if isinstance(event, Announced):
         return f"  seat {event.seat} announces {event.name}"
     if isinstance(event, Declared):

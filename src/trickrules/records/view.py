@@ -49,6 +49,7 @@ class View:
     turned: str
     called: str
     partner: int | None
+    #: The declarer's partner, when he sits out (see also ``seats_out``).
     sitting_out: int | None
     announced: tuple[str, ...]
     declarations: tuple[tuple[int, str, str], ...]
@@ -57,6 +58,14 @@ class View:
     scoreboard: tuple[int, ...]
     pot: int
     legal: tuple[str, ...]
+    #: The seat this seat passes cards to in this deal (``None``: no passing).
+    pass_to: int | None = None
+    #: Every seat that sits out this deal (the declarer's partner, a lone defender's partner).
+    seats_out: tuple[int, ...] = ()
+    #: Each seat's bid of a number of tricks (``None``: not yet); empty before the first bid.
+    bids: tuple[int | None, ...] = ()
+    #: Each counter carried from deal to deal (``scoring.counters``): its name and its value per seat.
+    counters: tuple[tuple[str, tuple[int, ...]], ...] = ()
 
     def to_json(self) -> str:
         """The view as compact JSON with sorted keys (stable byte for byte)."""
@@ -112,14 +121,19 @@ def _inconsistencies(view: View) -> list[str]:
             if value < 0:
                 out.append(f"{name}[{n}]: expected a count of 0 or more, found {value}")
 
-    for name in ("seat", "dealer", "to_move", "declarer", "partner", "sitting_out"):
+    for name in ("seat", "dealer", "to_move", "declarer", "partner", "sitting_out", "pass_to"):
         seat(name, getattr(view, name))
+    for n, who in enumerate(view.seats_out):
+        seat(f"seats_out[{n}]", who)
     for n, (who, _) in enumerate(view.trick):
         seat(f"trick[{n}][0]", who)
     for n, (who, _, _) in enumerate(view.declarations):
         seat(f"declarations[{n}][0]", who)
     counts("hand_sizes", view.hand_sizes)
     counts("tricks_won", view.tricks_won)
+    counts("bids", tuple(b for b in view.bids if b is not None))
+    if view.bids and len(view.bids) != players:
+        out.append(f"bids: expected one bid per seat ({players}), found {len(view.bids)}")
     for name in ("deal", "pot"):
         if getattr(view, name) < 0:
             out.append(f"{name}: expected 0 or more, found {getattr(view, name)}")
@@ -163,6 +177,10 @@ def make_view(state: State, seat: int) -> View:
     elif seat == d.partner and d.given:
         given = tuple(codes[c] for c in d.returned)
         received = tuple(codes[c] for c in d.given) if complete else ()
+    elif d.passed:  # the cards this seat passed, and once everyone has passed, those it received
+        given = game.codes_of(d.passed[seat])
+        source = (seat - d.pass_offset) % rules.players
+        received = game.codes_of(d.passed[source]) if state.phase is not Phase.PASSING else ()
     return View(
         game=game.name,
         seat=seat,
@@ -182,6 +200,7 @@ def make_view(state: State, seat: int) -> View:
         called=codes[d.called] if d.called is not None else "",
         partner=partner,
         sitting_out=d.sitting_out,
+        seats_out=tuple(s for s in range(rules.players) if (d.seats_out >> s) & 1),
         announced=d.announced,
         declarations=tuple(
             (m.seat, rules.declarations[m.declaration].name, game.cards.suit_codes[m.suit]) for m in tally.declared
@@ -191,4 +210,7 @@ def make_view(state: State, seat: int) -> View:
         scoreboard=state.match.scores,
         pot=state.match.pot,
         legal=tuple(str(a) for a in state.legal_actions()) if state.to_move == seat else (),
+        pass_to=(seat + d.pass_offset) % rules.players if d.pass_offset else None,
+        bids=d.bids,
+        counters=tuple((c.name, values) for c, values in zip(rules.bids.counters, state.match.counters, strict=True)),
     )

@@ -15,6 +15,7 @@ from __future__ import annotations
 from attrs import field, frozen
 from attrs.validators import in_
 
+from trickrules.spec.bids import CounterSpec, TricksBidSpec  # re-exported: part of the model
 from trickrules.spec.frozenmap import FrozenMap
 
 __all__ = [
@@ -23,13 +24,16 @@ __all__ = [
     "BiddingSpec",
     "CallSpec",
     "ContractSpec",
+    "CounterSpec",
     "DealSpec",
     "DeckSpec",
     "DeclarationSpec",
+    "MakingSpec",
     "MatchSpec",
     "ObligationSpec",
     "OptionSpec",
     "OutcomeSpec",
+    "PassingSpec",
     "PaymentSpec",
     "PlaySpec",
     "PromotionSpec",
@@ -39,6 +43,7 @@ __all__ = [
     "SeatingSpec",
     "Spec",
     "SuitSpec",
+    "TricksBidSpec",
     "TrumpSpec",
     "VariantSpec",
 ]
@@ -47,7 +52,11 @@ _EMPTY_STR_MAP: FrozenMap[str, str] = FrozenMap()
 _EMPTY_INT_MAP: FrozenMap[str, int] = FrozenMap()
 
 #: Who may choose the trump suit.
-TRUMP_CHOOSERS = ("declarer", "called_holder", "dealer", "turned", "none", "fixed")
+TRUMP_CHOOSERS = ("declarer", "called_holder", "dealer", "turned", "none", "fixed", "made")
+#: Which suit a ``rank`` promotion takes its card from: the trump suit, or the other suit of its colour.
+PROMOTION_SUITS = ("trump", "same_colour")
+#: The rounds of making trumps (``making.rounds``): accept the turned card's suit, name another, name any.
+MAKING_ROUNDS = ("turned", "others", "any")
 #: How the declarer's side is formed once a contract is won.
 CONTRACT_SIDES = ("alone", "with_called", "with_partner", "partner_sits_out", "teams")
 #: The play-obligation primitives the engine knows.
@@ -59,6 +68,9 @@ OBLIGATION_RULES = (
     "no_undertrump",
     "privileged_cards",
     "called_card",
+    "first_lead",
+    "lead_when_broken",
+    "no_points_first_trick",
 )
 
 
@@ -85,6 +97,9 @@ class DeckSpec:
     """The cards in play: every suit crossed with every rank, less ``removed``.
 
     ``points`` gives card points by rank code (ranks not listed are worth 0).
+    ``card_points`` (by card code) and ``suit_points`` (by suit code) give
+    them too: a card is worth what the first of ``card_points``,
+    ``suit_points`` and ``points`` that names it says.
     A card code is the rank code followed by the suit code (``7H``, ``10C``).
     """
 
@@ -92,6 +107,8 @@ class DeckSpec:
     ranks: tuple[RankSpec, ...]
     removed: tuple[str, ...] = ()
     points: FrozenMap[str, int] = _EMPTY_INT_MAP
+    card_points: FrozenMap[str, int] = _EMPTY_INT_MAP
+    suit_points: FrozenMap[str, int] = _EMPTY_INT_MAP
 
 
 @frozen
@@ -101,6 +118,8 @@ class PromotionSpec:
     Either ``card`` names one fixed card (a trump whatever the trump suit), or
     ``rank`` maps a trump suit's colour or code to a rank code, meaning "that
     rank *of the trump suit*" (for example ``{black = "2", red = "7"}``).
+    With ``suit = "same_colour"`` a ``rank`` promotion takes that rank of the
+    *other* suit of the trump suit's colour instead (Euchre's left bower).
     Places count from 1, the highest trump.
     """
 
@@ -108,6 +127,7 @@ class PromotionSpec:
     place: int
     card: str | None = None
     rank: FrozenMap[str, str] | None = None
+    suit: str = field(default="trump", validator=in_(PROMOTION_SUITS))
 
 
 @frozen
@@ -140,6 +160,27 @@ class TrumpSpec:
 
 
 @frozen
+class MakingSpec:
+    """Making trumps round the table (``trump.chosen_by = "made"``), as in Euchre; see ``docs/dsl.md``.
+
+    Each of ``rounds`` goes once round the table from the eldest hand: a
+    player passes or makes trumps (the turned card's suit in a ``turned``
+    round, another in ``others``, any in ``any``) and becomes the declarer.
+    ``taken_by = "dealer"``: the dealer takes up an accepted turned card and
+    discards one. ``dealer_must_name``: stick the dealer. ``alone``: the
+    maker may then play alone; ``defend_alone``: then a defender may.
+    """
+
+    rounds: tuple[str, ...] = ("turned", "others")
+    taken_by: str = field(default="dealer", validator=in_(("dealer", "nobody")))
+    discard_turned: bool = False
+    dealer_must_name: bool = False
+    all_pass: str = field(default="next_dealer", validator=in_(("next_dealer", "same_dealer")))
+    alone: bool = False
+    defend_alone: bool = False
+
+
+@frozen
 class SeatingSpec:
     """Seats, partnerships, and the direction of play.
 
@@ -167,6 +208,11 @@ class DealSpec:
     packets: tuple[int, ...]
     turn_last_card: bool = False
     turn_from_stock: bool = False
+    #: ``"packets"``: every hand is the packets' sum; ``"schedule"``: deal ``k`` deals ``hand_sizes[k % len]``
+    #: cards each; ``"random"``: each deal draws its size from ``hand_sizes`` (default: 1 to as many as the
+    #: deck allows) with the match's seed. A varying hand is dealt one card at a time (``packets = [1]``).
+    hand_size: str = field(default="packets", validator=in_(("packets", "schedule", "random")))
+    hand_sizes: tuple[int, ...] = ()
 
 
 @frozen
@@ -293,8 +339,10 @@ class ObligationSpec:
     """One play obligation, a general primitive with parameters.
 
     ``rule`` is one of ``follow_suit``, ``head_trick``, ``trump_when_void``,
-    ``overtrump``, ``no_undertrump``, ``privileged_cards``, ``called_card``; which parameters each
-    takes is in ``docs/dsl.md``.
+    ``overtrump``, ``no_undertrump``, ``privileged_cards``, ``called_card``,
+    ``first_lead``, ``lead_when_broken``, ``no_points_first_trick``; which parameters each
+    takes is in ``docs/dsl.md``. ``suit``, ``broken_by`` and ``unless_only`` are
+    parameters of ``lead_when_broken`` (a suit code, and card codes).
     """
 
     rule: str = field(validator=in_(OBLIGATION_RULES))
@@ -303,6 +351,9 @@ class ObligationSpec:
     forced_by: str = ""
     partner_exempt: bool = False
     if_unable: str = ""
+    suit: str = ""
+    broken_by: tuple[str, ...] = ()
+    unless_only: tuple[str, ...] = ()
 
 
 @frozen
@@ -404,6 +455,29 @@ class ScoringSpec:
     vars: FrozenMap[str, str] = _EMPTY_STR_MAP
     outcomes: tuple[OutcomeSpec, ...] = ()
     bonuses: tuple[OutcomeSpec, ...] = ()
+    counters: tuple[CounterSpec, ...] = ()
+
+
+#: Where passed cards go, as words of ``passing.cycle``.
+PASS_DIRECTIONS = ("next", "previous", "across", "hold")
+
+
+@frozen
+class PassingSpec:
+    """Passing cards face down to another player after the deal, before anything else.
+
+    Every player passes ``cards`` cards (0: no passing). ``cycle`` says where
+    they go, deal after deal: ``next`` (the next seat in the order of play),
+    ``previous``, ``across`` (half the table on) or ``hold`` (no passing in
+    that deal). With ``order = "rotation"`` deal ``k`` uses entry ``k`` modulo
+    the cycle's length; with ``"chance"`` each deal draws one entry at random
+    (from the match's seed). The passed cards reach their receivers only when
+    everyone has passed.
+    """
+
+    cards: int = 0
+    cycle: tuple[str, ...] = ()
+    order: str = field(default="rotation", validator=in_(("rotation", "chance")))
 
 
 @frozen
@@ -415,6 +489,8 @@ class MatchSpec:
     ``pot_at_end = "shared"`` shares the chips left in the pot equally among
     the players when the match ends (a remainder stays in the pot);
     ``"played_out"`` plays on past ``deals`` until a deal ends with the pot empty.
+    ``winner = "lowest"`` makes the lowest score win (penalty points: the
+    match still ends when a score reaches ``target``).
     """
 
     deals: int = 0
@@ -422,6 +498,13 @@ class MatchSpec:
     target: int = 0
     tie_break: str = field(default="extra_deal", validator=in_(("extra_deal", "shared", "dealer_side")))
     pot_at_end: str = field(default="stays", validator=in_(("stays", "shared", "played_out")))
+    winner: str = field(default="highest", validator=in_(("highest", "lowest")))
+    #: The mercy rule: the match also ends when a side's score is at or below ``mercy_threshold``.
+    mercy: bool = False
+    mercy_threshold: int = 0
+    #: When the match ends: added to each winning side that reached ``target``, and taken from each
+    #: other side at or below the mercy threshold.
+    win_bonus: int = 0
 
 
 @frozen
@@ -469,6 +552,9 @@ class Spec:
     variant: VariantSpec | None = None
     sources: tuple[str, ...] = ()
     chosen: FrozenMap[str, str] = field(factory=FrozenMap)
+    passing: PassingSpec = PassingSpec()
+    making: MakingSpec = MakingSpec()
+    tricks_bid: TricksBidSpec | None = None
 
 
 def _register() -> None:

@@ -15,7 +15,21 @@ from trickrules.compile.tables import Tables
 from trickrules.engine.actions import Action
 from trickrules.engine.events import Event
 from trickrules.engine.mechanism import OVER, Mechanism, Replay, Reveal
-from trickrules.engine.phases import announce, auction, call, deal, declare, exchange, play, trump
+from trickrules.engine.phases import (
+    alone,
+    announce,
+    auction,
+    call,
+    deal,
+    declare,
+    discard,
+    exchange,
+    making,
+    passing,
+    play,
+    tricks_bid,
+    trump,
+)
 from trickrules.engine.records import Phase
 
 if TYPE_CHECKING:
@@ -41,11 +55,21 @@ def mechanisms(t: Tables) -> Mapping[Phase, Mechanism]:
         chosen.append(announce.MECHANISM)
     if rules.declarations:
         chosen.append(declare.MECHANISM)
+    if t.passing.used:
+        chosen.append(passing.MECHANISM)
+    if rules.making is not None:  # trumps made round the table; then the discard and going alone
+        chosen.append(making.MECHANISM)
+        if rules.making.taken_by_dealer:
+            chosen.append(discard.MECHANISM)
+        if rules.making.alone or rules.making.defend_alone:
+            chosen.append(alone.MECHANISM)
+    if rules.bids.tricks_bid is not None:  # every player bids a number of tricks
+        chosen.append(tricks_bid.MECHANISM)
     return MappingProxyType({m.phase: m for m in chosen})
 
 
 #: Every mechanism there is (a game uses those its rules need).
-_ALL = (announce, auction, call, declare, exchange, play, trump)
+_ALL = (announce, auction, call, declare, exchange, play, trump, passing, making, discard, alone, tricks_bid)
 
 #: How a seat sees the events that not every seat may see in full, by event class: what
 #: dealing hides, and what each mechanism says of the events it produces.

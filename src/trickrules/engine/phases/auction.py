@@ -122,7 +122,8 @@ def _contract_won(
     if c.side == "partner_sits_out":
         team = game.rules.teams[game._tables.team_of[declarer]]
         sitting_out = next(s for s in team if s != declarer)
-    d = evolve(d, contract=contract, declarer=declarer, forced=forced, sitting_out=sitting_out)
+    out = 0 if sitting_out is None else 1 << sitting_out
+    d = evolve(d, contract=contract, declarer=declarer, forced=forced, sitting_out=sitting_out, seats_out=out)
     return setup.next_setup(state, d, events)
 
 

@@ -17,9 +17,12 @@ from typing import TYPE_CHECKING
 from trickrules.compile.cards import NO_TRUMP
 from trickrules.engine.events import HIDDEN, POT, Dealt, Event, Misdealt, paid
 from trickrules.engine.mechanism import Reveal
+from trickrules.engine.phases import passing
+from trickrules.engine.phases.setup import first_leader
 from trickrules.engine.records import DEALER, Actor, DealInfo, MatchInfo, Phase, Step, Tally, evolve
 from trickrules.engine.rng import shuffled
 from trickrules.engine.scoring import deal_constants
+from trickrules.engine.sizes import hand_size, stacked_size
 from trickrules.engine.state import State
 from trickrules.errors import ArgumentError
 from trickrules.spec.converter import MAX_INT
@@ -91,6 +94,7 @@ def new_match(
         stacked_turned=stacked_turned,
         start_scores=totals if scores is not None else (),
         start_pot=pot,
+        counters=tuple((c.start,) * n for c in game.rules.bids.counters),
     )
     deal = DealInfo(number=0, shuffle=0, dealer=dealer, dealt=(0,) * n)  # a placeholder: nothing dealt yet
     start = State(game, Phase.BIDDING, dealer, (0,) * n, (), dealer, deal, Tally((0,) * n), match)
@@ -124,13 +128,11 @@ def _stacked_masks(
             mask |= 1 << cards.codes.index(code)
         masks.append(mask)
     rules = game.rules
-    stock = cards.size - n * rules.hand_size
+    size, reason = stacked_size(rules, 0, [len(h) for h in hands])  # only the first deal is stacked
+    stock = cards.size - n * (size or rules.hand_size)
     if not stock and len(seen) != cards.size:
         missing = [c for c in cards.codes if c not in seen]
         raise ArgumentError(f"hands must hold the whole deck; missing {', '.join(missing)}.")
-    reason = ""
-    if any(len(h) != rules.hand_size for h in hands):
-        reason = f"hands of {', '.join(str(len(h)) for h in hands)} cards instead of {rules.hand_size} each"
     t = None
     if rules.turn_last_card:
         code = turned if turned is not None else (hands[dealer][-1] if hands[dealer] else "")
@@ -147,14 +149,14 @@ def _stacked_masks(
 
 
 def _deal_from_seed(
-    game: Game, seed: int, shuffle_no: int, dealer: int
+    game: Game, seed: int, shuffle_no: int, dealer: int, size: int
 ) -> tuple[tuple[int, ...], int | None, tuple[tuple[str, ...], ...]]:
-    """Shuffle and deal; return the hands as masks, the turned card and the hands as codes."""
+    """Shuffle and deal ``size`` cards each; return the hands as masks, the turned card and the hands as codes."""
     t = game._tables
     rules = game.rules
     order = shuffled(seed, shuffle_no, t.cards.size)
-    masks = t.deal(dealer, order)
-    dealt = game.players * rules.hand_size
+    dealt = game.players * size
+    masks = t.deal(dealer, order[:dealt])
     turned = None
     if rules.turn_last_card:
         turned = order[dealt - 1]  # the dealer is dealt last in every round
@@ -180,12 +182,15 @@ def start_deal(
     if stacked:
         hands, turned_card, misdeal = _stacked_masks(game, stacked, dealer, turned)
         texts = game._tables.hands_of(hands)
+        size = len(stacked[0])
         if misdeal:
             events.append((DEALER, Misdealt(number, dealer, misdeal)))
             shuffle_no += 1
-            hands, turned_card, texts = _deal_from_seed(game, match.seed, shuffle_no, dealer)
+            size = hand_size(rules, match.seed, shuffle_no, number)
+            hands, turned_card, texts = _deal_from_seed(game, match.seed, shuffle_no, dealer, size)
     else:
-        hands, turned_card, texts = _deal_from_seed(game, match.seed, shuffle_no, dealer)
+        size = hand_size(rules, match.seed, shuffle_no, number)
+        hands, turned_card, texts = _deal_from_seed(game, match.seed, shuffle_no, dealer, size)
     ante = _ante_due(game, match, number)
     if ante:
         scores = list(match.scores)
@@ -202,15 +207,26 @@ def start_deal(
         trump = NO_TRUMP
     elif rules.fixed_trump is not None:
         trump = rules.fixed_trump
-    deal = DealInfo(number=number, shuffle=shuffle_no, dealer=dealer, dealt=hands, turned=turned_card, trump=trump)
+    deal = DealInfo(
+        number=number, shuffle=shuffle_no, dealer=dealer, dealt=hands, turned=turned_card, trump=trump, tricks=size
+    )
     tally = Tally((0,) * n)
     eldest = (dealer + 1) % n
     history = Step(prev.history, tuple(events))
+    pass_offset = passing.offset(game, number, match.seed, shuffle_no)
+    if pass_offset:  # cards are passed first; passing.py then opens the deal as below
+        deal = evolve(deal, pass_offset=pass_offset)
+        return State(game, Phase.PASSING, eldest, hands, (), eldest, deal, tally, match, history)
     if rules.contracts:
         return State(game, Phase.BIDDING, eldest, hands, (), eldest, deal, tally, match, history)
+    if rules.bids.tricks_bid is not None:  # every player bids a number of tricks, from the eldest hand
+        return State(game, Phase.TRICKS_BID, eldest, hands, (), eldest, deal, tally, match, history)
+    if rules.making is not None:  # trumps made round the table, from the eldest hand
+        return State(game, Phase.MAKING, eldest, hands, (), eldest, deal, tally, match, history)
     if rules.trump_chosen_by == "dealer":
         return State(game, Phase.TRUMP, dealer, hands, (), eldest, deal, tally, match, history)
-    return State(game, Phase.PLAY, eldest, hands, (), eldest, deal, tally, match, history)
+    leader = first_leader(game, hands, eldest)
+    return State(game, Phase.PLAY, leader, hands, (), leader, deal, tally, match, history)
 
 
 def _ante_due(game: Game, match: MatchInfo, number: int) -> int:

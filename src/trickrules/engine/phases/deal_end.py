@@ -8,6 +8,7 @@ its target score or after its number of deals, with the spec's tie-break.
 
 from __future__ import annotations
 
+from trickrules.engine.carry import carried_counters, match_bonus
 from trickrules.engine.events import POT, DealScored, Event, MatchEnded, paid
 from trickrules.engine.phases.deal import start_deal
 from trickrules.engine.records import DEALER, Actor, DealInfo, MatchInfo, Phase, Step, Tally, evolve
@@ -32,7 +33,7 @@ def ends_early(state: State, d: DealInfo, tally: Tally) -> bool:
         "tricks": tricks,
         "opp_tricks": len(tally.winners) - tricks,
         "tricks_played": len(tally.winners),
-        "tricks_total": state.game.rules.tricks_per_deal,
+        "tricks_total": d.tricks,
     }
     return bool(end_when.evaluate(env))
 
@@ -44,7 +45,8 @@ def finish_deal(
     scores, pot, applied = pay_deal(state.game, state.match, d, tally, events)
     _check_totals(d, scores, pot)
     events.append((DEALER, DealScored(d.number, ", ".join(applied) or "none", tuple(scores), pot)))
-    match = evolve(state.match, scores=tuple(scores), pot=pot, deals_done=state.match.deals_done + 1)
+    counters = carried_counters(state.game, state.match, d, tally)
+    match = evolve(state.match, scores=tuple(scores), pot=pot, deals_done=state.match.deals_done + 1, counters=counters)
     return _after_deal(state, hands, d, tally, match, events)
 
 
@@ -78,6 +80,7 @@ def _after_deal(
     winners = _match_winners(state, match, d)
     if winners:
         match = evolve(_share_pot(state, match, events), winners=winners)
+        match = match_bonus(game, match, events)
         events.append((DEALER, MatchEnded(match.scores, winners)))
         history = Step(state.history, tuple(events))
         return State(game, Phase.OVER, None, hands, (), state.leader, d, tally, match, history)
@@ -110,6 +113,9 @@ def _match_winners(state: State, match: MatchInfo, d: DealInfo) -> tuple[int, ..
             if dealer_group:
                 return tuple(sorted(dealer_group[0]))
         done = True
+    mercy = rules.bids.mercy_threshold
+    if mercy is not None and min(totals) <= mercy:  # the mercy rule: a side fell to the threshold
+        done = True
     # "played_out": past the agreed number, deals go on until one ends with the pot empty.
     if (
         rules.match_deals
@@ -119,7 +125,7 @@ def _match_winners(state: State, match: MatchInfo, d: DealInfo) -> tuple[int, ..
         done = True
     if not done:
         return ()
-    best = max(totals)
+    best = min(totals) if state.game.spec.match.winner == "lowest" else max(totals)  # penalty points: lowest wins
     leaders = [g for g, t in zip(groups, totals, strict=True) if t == best]
     if len(leaders) > 1 and rules.tie_break == "extra_deal":
         return ()

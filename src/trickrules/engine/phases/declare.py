@@ -71,7 +71,7 @@ def window(state: State, d: DealInfo, tally: Tally, hands: tuple[int, ...], winn
     seats = [winner]
     if game.rules.teams and any(x.window_seats == "side" for x in game.rules.declarations):
         seats += [s for s in game.rules.teams[game._tables.team_of[winner]] if s != winner]
-    return tuple(s for s in seats if s != d.sitting_out and _melds(game, d, tally, s, hands[s], False))
+    return tuple(s for s in seats if not (d.seats_out >> s) & 1 and _melds(game, d, tally, s, hands[s], False))
 
 
 def _window_limit(state: State, tally: Tally, winner: int) -> int:

@@ -51,7 +51,9 @@ def _legal(state: State) -> tuple[Action, ...]:
         t = state.game._tables
         seat = state.to_move
         assert seat is not None
-        if trick or (t.rules.play.called_card_no_lead and seat == state.deal.partner):
+        if t.leads.restricted:
+            found = play_mask(state)
+        elif trick or (t.rules.play.called_card_no_lead and seat == state.deal.partner):
             found = legal_play_mask(t, state.hands[seat], trick, state.leader, seat, state.deal)
         else:
             found = (state.hands[seat], "")  # a free lead
@@ -93,14 +95,14 @@ def _apply(state: State, action: object) -> State:
         return _after_play(state, _card(state, chosen), chosen)
     d = state.deal
     trick = state.trick
-    if len(trick) < t.trick_last[d.sitting_out] and card != d.called:
+    if len(trick) < t.trick_last[d.seats_out] and card != d.called:
         # A legal card that neither ends the trick nor reveals anything: the commonest step of a deal.
         seat = state.to_move
         assert seat is not None
         return State(
             game,
             Phase.PLAY,
-            t.next_seat[d.sitting_out][seat],
+            t.next_seat[d.seats_out][seat],
             _flip(state.hands, seat, t.bit[card]),
             (*trick, card),
             state.leader,
@@ -139,8 +141,8 @@ def _after_play(state: State, card: int, action: Action) -> State:
         assert partner is not None
         d = evolve(d, revealed=True)
         events = (*events, (DEALER, PartnerRevealed(partner, action.arg)))
-    if len(trick) <= t.trick_last[d.sitting_out]:
-        nxt = t.next_seat[d.sitting_out][seat]
+    if len(trick) <= t.trick_last[d.seats_out]:
+        nxt = t.next_seat[d.seats_out][seat]
         history = Step(state.history, events)
         return State(game, Phase.PLAY, nxt, hands, trick, state.leader, d, tally, state.match, history)
     return _end_trick(state, hands, trick, d, tally, events)
@@ -164,12 +166,12 @@ def _end_trick(
         taken |= t.bit[card]
     codes = t.cards.codes
     texts = tuple([codes[card] for card in trick])
-    winner = t.trick_seats[d.sitting_out][state.leader][index]
+    winner = t.trick_seats[d.seats_out][state.leader][index]
     won = _flip(tally.won, winner, taken)  # the cards of a trick were won by nobody before
     winners = (*tally.winners, winner)
     tally = Tally(won, winners, tally.declared, tally.revokes, forfeited=tally.forfeited)
     events = (*events, (DEALER, TrickWon(winner, len(winners), texts)))
-    if len(winners) == game.rules.tricks_per_deal or (t.ends_early and deal_end.ends_early(state, d, tally)):
+    if len(winners) == d.tricks or (t.ends_early and deal_end.ends_early(state, d, tally)):
         return deal_end.finish_deal(state, hands, d, tally, list(events))
     match = state.match
     if t.between_tricks:

@@ -8,12 +8,17 @@ due gets the move; when none is, the play begins.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from trickrules.compile.cards import NO_TRUMP
 from trickrules.engine.events import Event
 from trickrules.engine.records import Actor, DealInfo, Phase, Step, Tally, evolve
 from trickrules.engine.state import State
 
-__all__ = ["moved", "next_setup", "start_play", "trump_chooser"]
+if TYPE_CHECKING:
+    from trickrules.engine.game import Game
+
+__all__ = ["first_leader", "moved", "next_setup", "start_play", "trump_chooser"]
 
 
 def moved(
@@ -87,8 +92,19 @@ def start_play(state: State, d: DealInfo, events: list[tuple[Actor, Event]]) -> 
         return moved(state, Phase.TRUMP, trump_chooser(state, d), d, tuple(events))
     n = game.players
     eldest = (d.dealer + 1) % n
-    if eldest == d.sitting_out:
+    if (d.seats_out >> eldest) & 1:
         by_declarer = d.contract is not None and game.rules.contracts[d.contract].first_lead == "declarer"
-        eldest = d.declarer if by_declarer and d.declarer is not None else (eldest + 1) % n
+        eldest = d.declarer if by_declarer and d.declarer is not None else game._tables.next_seat[d.seats_out][eldest]
+    eldest = first_leader(game, state.hands, eldest)
     history = Step(state.history, tuple(events)) if events else state.history
     return State(game, Phase.PLAY, eldest, state.hands, (), eldest, d, state.tally, state.match, history)
+
+
+def first_leader(game: Game, hands: tuple[int, ...], default: int) -> int:
+    """Who leads the first trick: the holder of the ``first_lead`` obligation's card, if any seat holds it."""
+    card = game._tables.leads.first_card
+    if card is not None:
+        for seat, hand in enumerate(hands):
+            if (hand >> card) & 1:
+                return seat
+    return default

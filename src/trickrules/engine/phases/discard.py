@@ -1,0 +1,95 @@
+"""Taking up the turned card and discarding: the dealer adds the turned card to his hand and discards one.
+
+When the turned card's suit is made trumps (:mod:`.making`, ``taken_by =
+"dealer"``), the dealer takes the card from the stock into his hand
+(:class:`~trickrules.engine.events.TurnedTaken`, seen by all) and discards a
+card face down (``discard CARD``; the turned card itself only with
+``discard_turned``). The discarded card is out of the deal.
+
+What each seat sees: a :class:`~trickrules.engine.events.Discarded` card only
+if it discarded it; others see ``"?"``.
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import TYPE_CHECKING
+
+from trickrules.engine.actions import Action
+from trickrules.engine.events import HIDDEN, Discarded, Event, TurnedTaken
+from trickrules.engine.mechanism import Mechanism, listed, not_legal
+from trickrules.engine.phases import alone
+from trickrules.engine.records import DEALER, Actor, DealInfo, Phase, Step, evolve
+from trickrules.engine.state import State
+
+if TYPE_CHECKING:
+    from trickrules.engine.game import Game
+
+__all__ = ["MECHANISM", "take_up"]
+
+
+def take_up(state: State, d: DealInfo, events: list[tuple[Actor, Event]]) -> State:
+    """The dealer takes the turned card into his hand, and is asked to discard."""
+    game = state.game
+    card = d.turned
+    assert card is not None  # a turned round needs a turned card (checked when the spec is compiled)
+    hands = list(state.hands)
+    hands[d.dealer] |= 1 << card
+    events.append((DEALER, TurnedTaken(d.dealer, game.cards.codes[card])))
+    history = Step(state.history, tuple(events))
+    s = state
+    return State(game, Phase.DISCARD, d.dealer, tuple(hands), (), s.leader, d, s.tally, s.match, history)
+
+
+def _offered(state: State) -> list[Action]:
+    seat = state.to_move
+    assert seat is not None
+    game = state.game
+    making = game.rules.making
+    assert making is not None
+    hand = state.hands[seat]
+    turned = state.deal.turned
+    if turned is not None and not making.discard_turned:
+        hand &= ~(1 << turned)
+    return [game.action(f"discard {code}") for code in game._tables.codes_of(hand)]
+
+
+def _why(state: State, action: Action, actions: tuple[Action, ...]) -> str:
+    what = not_legal(state, action)
+    legal = ", ".join(str(a) for a in actions)
+    turned = state.deal.turned
+    if action.verb == "discard" and turned is not None and action.arg == state.game.cards.codes[turned]:
+        return f"{what}: the turned card just taken up may not be discarded (legal: {legal})."
+    return f"{what}: the dealer discards a card of his hand (legal: {legal})."
+
+
+def _step(state: State, action: Action) -> State:
+    game = state.game
+    seat = state.to_move
+    assert seat is not None
+    bit = 1 << game._tables.card_of[action.arg]
+    hands = list(state.hands)
+    hands[seat] &= ~bit
+    events: list[tuple[Actor, Event]] = [(seat, Discarded(seat, action.arg))]
+    s = state
+    d = evolve(s.deal, discarded=s.deal.discarded | bit)
+    after = State(game, s.phase, seat, tuple(hands), (), s.leader, d, s.tally, s.match, s.history)
+    return alone.begin(after, d, events)
+
+
+def _discarded_for(event: Discarded, seat: int) -> Discarded:
+    return event if seat == event.seat else evolve(event, card=HIDDEN)
+
+
+def _discarded(event: Discarded, game: Game) -> Action:
+    return game.action(f"discard {event.card}")
+
+
+MECHANISM: Mechanism = listed(
+    Phase.DISCARD,
+    _offered,
+    _step,
+    _why,
+    reveals=MappingProxyType({Discarded: _discarded_for}),
+    replays=MappingProxyType({Discarded: _discarded}),
+)
