@@ -128,7 +128,7 @@ def stacked(game: Game, os_game: Any, rng: random.Random, seed: int, where: str)
     hands = [[cards.card_code(order[k]) for k in range(seat, n * size, n)] for seat in range(n)]
     turned = cards.card_code(order[n * size])
     state = game.new_match(seed=seed, dealer=dealer, hands=hands, turned=turned)
-    if state.deal.tricks != size or sorted(dealt(state).hands[0]) != sorted(hands[0]):
+    if state.deal.tricks != size or [sorted(h) for h in dealt(state).hands] != [sorted(h) for h in hands]:
         raise Disagreement(f"{where}: the stacked deal {hands}, turned {turned}, was not dealt as given")
     return state, spiel
 

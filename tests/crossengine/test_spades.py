@@ -50,6 +50,7 @@ OPENSPIEL_READING: dict[str, object] = {"spades_break": "never", "bag_count": "s
 CASES: list[tuple[str, dict[str, Any]]] = [
     ("defaults", {}),
     ("win_threshold=100", {"win_threshold": 100}),
+    ("win_threshold=50", {"win_threshold": 50}),
     ("mercy_threshold=-100", {"mercy_threshold": -100}),
     ("mercy_threshold=0, win_threshold=100", {"mercy_threshold": 0, "win_threshold": 100}),
     ("use_mercy_rule=false, mercy_threshold=-100", {"use_mercy_rule": False, "mercy_threshold": -100}),
@@ -222,7 +223,7 @@ def walk(tr_game: Game, os_game: Any, seed: int, label: str, *, stacked: bool = 
         order = list(spiel.history())
         hands = [[card_code(order[k]) for k in range(seat, 52, 4)] for seat in range(4)]
         state = tr_game.new_match(seed=seed, dealer=3, hands=hands)
-        if sorted(dealt_hands(state)[0]) != sorted(hands[0]):
+        if [sorted(h) for h in dealt_hands(state)] != [sorted(h) for h in hands]:
             raise Disagreement(f"[{label}] seed {seed}: the stacked hands {hands} were not dealt as given")
     else:
         state = tr_game.new_match(seed=seed, dealer=3)

@@ -3,7 +3,9 @@
 A deal ends after its last trick, when the contract's ``end_when`` stops the
 play, when a declined late announcement ends it, or (thrown in) when
 everyone passed and the rules redeal to the next dealer. The match ends at
-its target score or after its number of deals, with the spec's tie-break.
+its target score, at the mercy threshold, or after its number of deals, with
+the spec's tie-break; :mod:`trickrules.engine.carry` carries the counters
+from deal to deal and adds the bonus for winning the match.
 """
 
 from __future__ import annotations
