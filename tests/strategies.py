@@ -41,6 +41,7 @@ from trickrules.engine.events import (
     Paid,
     PartnerRevealed,
 )
+from trickrules.engine.state import GameLike
 
 # -- profiles ------------------------------------------------------------------------
 
@@ -94,12 +95,12 @@ def full_game(name: str) -> Game:
     return trickrules.load(name)
 
 
-def full_deck(game: Game) -> int:
+def full_deck(game: GameLike) -> int:
     """Return the mask of every card of the deck."""
     return (1 << game.cards.size) - 1
 
 
-def is_chips(game: Game) -> bool:
+def is_chips(game: GameLike) -> bool:
     """Tell whether the game scores in chips (with a pot) rather than points."""
     return game.rules.unit == "chips"
 
@@ -173,7 +174,7 @@ def playthroughs(
 Hands = tuple[tuple[str, ...], ...]
 
 
-def deal_out(game: Game, order: Sequence[str]) -> Hands:
+def deal_out(game: GameLike, order: Sequence[str]) -> Hands:
     """Deal the cards of ``order`` into one hand of the right size per seat (the cards left over are the stock)."""
     size = game.rules.hand_size
     players = game.rules.players
@@ -181,7 +182,7 @@ def deal_out(game: Game, order: Sequence[str]) -> Hands:
     return tuple(tuple(order[k * size : (k + 1) * size]) for k in range(players))
 
 
-def stacked_deals(game: Game) -> st.SearchStrategy[Hands]:
+def stacked_deals(game: GameLike) -> st.SearchStrategy[Hands]:
     """Draw a stacked first deal: a permutation of the deck, one right-sized hand per seat.
 
     Where the game turns a card, the last card of the dealer's list is the one
@@ -190,7 +191,9 @@ def stacked_deals(game: Game) -> st.SearchStrategy[Hands]:
     return st.permutations(game.cards.codes).map(lambda order: deal_out(game, order))
 
 
-def restack_others(game: Game, hands: Hands, dealer: int, seat: int, rng: random.Random) -> tuple[Hands, str | None]:
+def restack_others(
+    game: GameLike, hands: Hands, dealer: int, seat: int, rng: random.Random
+) -> tuple[Hands, str | None]:
     """Permute the cards ``seat`` cannot see among the other seats of ``hands``.
 
     Every hand keeps its size and ``seat`` keeps its own hand. Where a card is
@@ -252,13 +255,13 @@ class Policy:
         return self.rng.choice(actions)
 
 
-def start(game: Game, p: Playthrough, hands: Hands | None = None) -> State:
+def start(game: GameLike, p: Playthrough, hands: Hands | None = None) -> State:
     """Return the first state of playthrough ``p``."""
     return game.new_match(seed=p.seed, dealer=p.dealer % game.rules.players, hands=hands)
 
 
 def walk(
-    game: Game, p: Playthrough, hands: Hands | None = None, max_steps: int = 20_000
+    game: GameLike, p: Playthrough, hands: Hands | None = None, max_steps: int = 20_000
 ) -> Iterator[tuple[int, State]]:
     """Yield every state of playthrough ``p`` with its step number, from 0 to the last."""
     policy = Policy(p.policy, p.pass_bias, p.favour)
@@ -277,7 +280,7 @@ def actions_of(state: State) -> list[str]:
     from trickrules.records.eventlog import action_of
 
     out = []
-    for entry in state.log().entries:
+    for entry in EventLog.from_state(state).entries:
         if isinstance(entry.actor, int):
             out.append(str(action_of(state.game, entry.event)))
     return out
@@ -360,7 +363,7 @@ class Tracker:
     scoreboard and pot, and against every ``deal_scored`` event.
     """
 
-    game: Game
+    game: GameLike
     deals: int = 0
     steps: int = 0
     scores: list[int] = field(default_factory=list)
@@ -433,7 +436,7 @@ class Tracker:
 
 
 @functools.cache
-def action_universe(game: Game) -> tuple[str, ...]:
+def action_universe(game: GameLike) -> tuple[str, ...]:
     """Return every well-formed action text of ``game`` (legal somewhere or not)."""
     cards = game.cards
     rules = game.rules
@@ -542,7 +545,7 @@ def check_universe(state: State) -> None:
 
 
 @functools.cache
-def play_universe(game: Game) -> tuple[str, ...]:
+def play_universe(game: GameLike) -> tuple[str, ...]:
     """Return every card's play, and the first action text of each other verb."""
     texts = action_universe(game)
     others: dict[str, str] = {}
@@ -564,10 +567,10 @@ def check_deterministic(state: State, twin: State) -> None:
 def check_json(state: State, log: EventLog, seats: Iterable[int]) -> None:
     """Check that views and logs survive a JSON round trip byte for byte.
 
-    ``log`` is ``state.log()``; the views and seat logs of ``seats`` are checked.
+    ``log`` is ``EventLog.from_state(state)``; the views and seat logs of ``seats`` are checked.
     """
     for seat in seats:
-        view = state.view(seat)
+        view = View.from_state(state, seat)
         text = view.to_json()
         back = View.from_json(text)
         assert back == view
@@ -584,7 +587,7 @@ def check_json(state: State, log: EventLog, seats: Iterable[int]) -> None:
 
 
 def check_replay(state: State, log: EventLog, *, by_name: bool = False) -> State:
-    """Check that ``log`` (``state.log()``) replays to an equal state, and return that state.
+    """Check that ``log`` (``EventLog.from_state(state)``) replays to an equal state, and return that state.
 
     With ``by_name`` the game is loaded again from the header (name, options
     and fingerprint), as a reader of a saved log would; otherwise the loaded
@@ -592,7 +595,7 @@ def check_replay(state: State, log: EventLog, *, by_name: bool = False) -> State
     """
     again = trickrules.replay(log, None if by_name else state.game, partial=True)
     assert again == state, "replay gave another state"
-    assert again.log() == log, "replay gave another log"
+    assert EventLog.from_state(again) == log, "replay gave another log"
     assert again.legal_actions() == state.legal_actions()
     return again
 
@@ -601,7 +604,7 @@ def check_replay(state: State, log: EventLog, *, by_name: bool = False) -> State
 
 
 @functools.cache
-def card_codes(game: Game) -> frozenset[str]:
+def card_codes(game: GameLike) -> frozenset[str]:
     """Return the set of ``game``'s card codes."""
     return frozenset(game.cards.codes)
 
@@ -609,7 +612,7 @@ def card_codes(game: Game) -> frozenset[str]:
 _JSON_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
 
 
-def card_tokens(game: Game, text: str) -> set[str]:
+def card_tokens(game: GameLike, text: str) -> set[str]:
     """Return the card codes among the words of the strings of a JSON ``text``."""
     codes = card_codes(game)
     return {w for found in _JSON_STRING.findall(text) for w in found.split() if w in codes}
@@ -654,12 +657,12 @@ def check_secrets(state: State, seat: int, log: EventLog | None = None) -> None:
     card handed face down between two other seats (:func:`check_views`
     checks the views).
 
-    ``log`` is ``state.log()`` if the caller has it already.
+    ``log`` is ``EventLog.from_state(state)`` if the caller has it already.
     """
     game = state.game
     codes = game.cards.codes
     hidden = {codes[c] for c in bits(hidden_from(state, seat))}
-    seat_log = (state.log() if log is None else log).for_seat(seat)
+    seat_log = (EventLog.from_state(state) if log is None else log).for_seat(seat)
     header = seat_log.header
     assert header.seed is None
     assert header.seat == seat
@@ -710,7 +713,7 @@ def check_partner_secret(state: State) -> None:
     called = state.game.cards.codes[d.called]
     if not d.revealed:
         for seat in range(players):
-            view = state.view(seat)
+            view = View.from_state(state, seat)
             if seat == d.partner:
                 assert view.partner == d.partner
             else:
@@ -719,7 +722,7 @@ def check_partner_secret(state: State) -> None:
                     assert called not in view.hand, f"seat {seat} holds the called {called}"
     else:
         for seat in range(players):
-            assert state.view(seat).partner == d.partner, f"seat {seat} does not see the partner"
+            assert View.from_state(state, seat).partner == d.partner, f"seat {seat} does not see the partner"
     for ev in state.last_events:
         if isinstance(ev, PartnerRevealed):
             assert ev.seat == d.partner, f"{ev} but the partner is seat {d.partner}"
@@ -749,7 +752,7 @@ def check_history(state: State, rng: random.Random, *, by_name: bool = False) ->
     The log's JSON round trip (full and one seat's), replay, determinism
     against the replayed state, and what one seat's log keeps secret.
     """
-    log = state.log()
+    log = EventLog.from_state(state)
     twin = check_replay(state, log, by_name=by_name)
     check_deterministic(state, twin)
     seat = rng.randrange(state.game.rules.players)
@@ -772,7 +775,7 @@ def check_views(state: State) -> None:
     seed_text = str(state.match.seed)
     hidden_codes = [state.game.cards.codes[c] for c in range(state.game.cards.size)]
     for seat in range(state.game.rules.players):
-        view = state.view(seat)
+        view = View.from_state(state, seat)
         text = view.to_json()
         back = View.from_json(text)
         assert back == view

@@ -344,10 +344,10 @@ def test_a_match_started_from_the_largest_accepted_totals_plays_and_reads_back(n
         if state.is_terminal:
             break
         state = state.apply(rng.choice(state.legal_actions()))
-    text = state.log().to_json()
+    text = EventLog.from_state(state).to_json()
     assert trickrules.replay(text, partial=True) == state
     for seat in range(game.players):
-        view = state.view(seat)
+        view = View.from_state(state, seat)
         assert View.from_json(view.to_json()) == view
 
 
@@ -549,7 +549,7 @@ BAD_SEATS: list[Any] = [
 @pytest.mark.parametrize("seat", BAD_SEATS)
 def test_view_and_hand_of_a_bad_seat_are_argument_errors_quoting_it(name: str, seat: Any) -> None:
     for state, twin in twins(name):
-        refused(lambda s=state: s.view(seat), "seat", kind=ArgumentError)  # type: ignore[misc]
+        refused(lambda s=state: View.from_state(s, seat), "seat", kind=ArgumentError)  # type: ignore[misc]
         message = refused(lambda s=state: s.hand(seat), "seat", kind=ArgumentError)  # type: ignore[misc]
         assert repr(seat) in message
         refused(lambda s=state: s.game.seat(seat), repr(seat), kind=ArgumentError)  # type: ignore[misc]
@@ -559,7 +559,7 @@ def test_view_and_hand_of_a_bad_seat_are_argument_errors_quoting_it(name: str, s
 @pytest.mark.parametrize("name", GAMES)
 @pytest.mark.parametrize("seat", BAD_SEATS)
 def test_for_seat_of_a_bad_seat_is_an_argument_error_quoting_it(name: str, seat: Any) -> None:
-    log = finished(name).log()
+    log = EventLog.from_state(finished(name))
     text = log.to_json()
     message = refused(lambda: log.for_seat(seat), "seat", kind=ArgumentError)
     assert repr(seat) in message
@@ -625,17 +625,17 @@ def test_a_bidding_formula_out_of_range_raises_naming_it() -> None:
 
 
 def header_of(name: str) -> dict[str, Any]:
-    header: dict[str, Any] = json.loads(finished(name).log().to_json().splitlines()[0])
+    header: dict[str, Any] = json.loads(EventLog.from_state(finished(name)).to_json().splitlines()[0])
     return header
 
 
 def with_header(name: str, **changes: object) -> str:
-    lines = finished(name).log().to_json().splitlines()
+    lines = EventLog.from_state(finished(name)).to_json().splitlines()
     return "\n".join([json.dumps({**header_of(name), **changes}), *lines[1:]])
 
 
 def with_event(name: str, index: int, **changes: object) -> str:
-    lines = finished(name).log().to_json().splitlines()
+    lines = EventLog.from_state(finished(name)).to_json().splitlines()
     event = {**json.loads(lines[index + 1]), **changes}
     return "\n".join([*lines[: index + 1], json.dumps(event), *lines[index + 2 :]])
 
@@ -693,9 +693,11 @@ BAD_REPLAYS: list[Any] = [
     pytest.param(lambda: with_event("manille", 0, actor=99), ("event 0",), id="an actor of no seat"),
     pytest.param(lambda: with_event("manille", 0, seq=5), ("event 0",), id="a wrong sequence number"),
     pytest.param(
-        lambda: "\n".join(finished("manille").log().to_json().splitlines()[:12]), ("incomplete",), id="truncated"
+        lambda: "\n".join(EventLog.from_state(finished("manille")).to_json().splitlines()[:12]),
+        ("incomplete",),
+        id="truncated",
     ),
-    pytest.param(lambda: finished("manille").log().for_seat(1), ("seat 1",), id="a seat's log"),
+    pytest.param(lambda: EventLog.from_state(finished("manille")).for_seat(1), ("seat 1",), id="a seat's log"),
 ]
 
 
@@ -710,7 +712,7 @@ def test_replay_of_a_log_that_does_not_replay_is_a_log_integrity_error_saying_wh
 def test_replay_with_a_pot_no_formula_may_read_is_a_log_integrity_error() -> None:
     """A header that starts the match where scoring cannot go: replay reports the event, not a formula error."""
     state = finished("quadrille")
-    lines = state.log().to_json().splitlines()
+    lines = EventLog.from_state(state).to_json().splitlines()
     header = {**json.loads(lines[0]), "pot": MAX_INT}
     text = "\n".join([json.dumps(header), *lines[1:]])
     refused(lambda: trickrules.replay(text), "header", "event", kind=LogIntegrityError)
@@ -729,13 +731,13 @@ def test_replay_with_a_pot_no_formula_may_read_is_a_log_integrity_error() -> Non
 def test_replay_with_a_wrong_game_is_refused_naming_it(
     game: Callable[[], Any], fragments: tuple[str, ...], kind: type[TrickrulesError]
 ) -> None:
-    log = finished("manille").log()
+    log = EventLog.from_state(finished("manille"))
     refused(lambda: trickrules.replay(log, game()), *fragments, kind=kind)
 
 
 @pytest.mark.parametrize("partial", ["yes", 1, None])
 def test_replay_with_partial_not_a_bool_is_an_argument_error(partial: Any) -> None:
-    log = finished("manille").log()
+    log = EventLog.from_state(finished("manille"))
     refused(lambda: trickrules.replay(log, partial=partial), "partial", repr(partial), kind=ArgumentError)
 
 
@@ -760,7 +762,7 @@ def test_load_of_a_directory_or_a_missing_file_is_a_log_format_error_naming_it(t
     ],
 )
 def test_load_and_save_of_what_is_not_a_path_are_argument_errors(path: Any) -> None:
-    log = finished("manille").log()
+    log = EventLog.from_state(finished("manille"))
     text = log.to_json()
     refused(lambda: EventLog.load(path), "path", kind=ArgumentError)
     refused(lambda: log.save(path), "path", kind=ArgumentError)
@@ -768,7 +770,7 @@ def test_load_and_save_of_what_is_not_a_path_are_argument_errors(path: Any) -> N
 
 
 def test_save_to_a_directory_is_an_argument_error_naming_it(tmp_path: Path) -> None:
-    log = finished("manille").log()
+    log = EventLog.from_state(finished("manille"))
     refused(lambda: log.save(str(tmp_path)), str(tmp_path), kind=ArgumentError)
     refused(lambda: log.save(tmp_path / "no" / "such" / "dir.jsonl"), "dir.jsonl", kind=ArgumentError)
     assert list(tmp_path.iterdir()) == []
@@ -788,7 +790,7 @@ def test_from_json_of_any_text_gives_a_log_or_a_log_format_error(text: str | byt
 
 
 def view_data() -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(sample_states("quadrille")[1].view(1).to_json())
+    data: dict[str, Any] = json.loads(View.from_state(sample_states("quadrille")[1], 1).to_json())
     return data
 
 
@@ -845,7 +847,7 @@ def test_view_from_json_of_hostile_input_is_a_log_format_error_saying_what(
 def test_every_sampled_view_reads_back_through_the_checks(name: str) -> None:
     for state in sample_states(name):
         for seat in range(state.game.players):
-            view = state.view(seat)
+            view = View.from_state(state, seat)
             assert View.from_json(view.to_json()) == view
             assert View.from_json(view.to_json().encode("utf-8")) == view
 

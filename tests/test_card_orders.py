@@ -12,6 +12,7 @@ from functools import cache
 import pytest
 
 import trickrules
+from trickrules import View
 from trickrules.compile.cards import NO_TRUMP
 from trickrules.engine.game import Game
 from trickrules.faces.render import rules_data
@@ -191,4 +192,4 @@ def test_cuatrola_L21_dealers_last_card_is_turned_and_fixes_trumps() -> None:
     state = g.new_match(hands=hands, dealer=2)
     assert state.trump == "E"
     assert "SE" in state.hand(2)
-    assert state.view(0).turned == "SE"
+    assert View.from_state(state, 0).turned == "SE"

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import trickrules
-from trickrules import ArgumentError, SpecError
+from trickrules import ArgumentError, EventLog, SpecError, View
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "dsl.md"
 
@@ -67,7 +67,7 @@ def test_a_fixed_trump_suit_is_trumps_in_every_deal(tmp_path: Path) -> None:
         legal = state.legal_actions()
         state = state.apply(legal[rng.randrange(len(legal))])
     assert state.match.deals_done >= 1
-    assert trickrules.replay(state.log().to_json(), game=game) == state
+    assert trickrules.replay(EventLog.from_state(state).to_json(), game=game) == state
 
 
 def test_a_fixed_trump_needs_a_suit_of_the_deck(tmp_path: Path) -> None:
@@ -89,7 +89,7 @@ def test_the_stock_s_top_card_is_turned_for_trumps_and_held_by_nobody(tmp_path: 
         assert not (held >> turned) & 1
         assert [len(state.hand(s)) for s in range(3)] == [7, 7, 7]
         assert state.trump == game.cards.suit_codes[game.cards.suit_of[turned]]
-        assert state.view(0).turned == game.cards.codes[turned]
+        assert View.from_state(state, 0).turned == game.cards.codes[turned]
 
 
 def test_an_individual_game_without_contracts_plays_replays_and_scores_each_seat(tmp_path: Path) -> None:
@@ -97,7 +97,7 @@ def test_an_individual_game_without_contracts_plays_replays_and_scores_each_seat
     for seed in range(3):
         state = play_out(game, seed)
         assert max(state.scoreboard.values()) >= 5
-        assert trickrules.replay(state.log().to_json(), game=game) == state
+        assert trickrules.replay(EventLog.from_state(state).to_json(), game=game) == state
 
 
 def test_a_stacked_deal_with_a_stock_names_its_turned_card_among_the_undealt(tmp_path: Path) -> None:
@@ -108,7 +108,7 @@ def test_a_stacked_deal_with_a_stock_names_its_turned_card_among_the_undealt(tmp
         ["AD", "KD", "QD", "JD", "10D", "9D", "8D"],
     ]
     assert game.new_match(hands=hands, turned="2C").trump == "C"
-    assert game.new_match(hands=hands).view(1).turned == "7S"  # the first undealt card in deck order
+    assert View.from_state(game.new_match(hands=hands), 1).turned == "7S"  # the first undealt card in deck order
     with pytest.raises(ArgumentError, match="must be one of the stock's"):
         game.new_match(hands=hands, turned="AS")
 

@@ -137,7 +137,7 @@ def rare_match(index: int) -> Match:
     name, options, prefer, needs = RARE[index]
     for seed in range(1, 60):
         match = played(name, options, seed, prefer, needs[0])
-        if set(needs) <= {e.TAG for e in match.final.log().events}:
+        if set(needs) <= {e.TAG for e in EventLog.from_state(match.final).events}:
             return match
     raise AssertionError(f"no match of {name} {options} holds {needs}")
 
@@ -159,7 +159,7 @@ def join(header: dict[str, Any], events: list[dict[str, Any]], *, renumber: bool
 
 @cache
 def log_text(name: str, seed: int) -> str:
-    return short_match(name, seed).final.log().to_json()
+    return EventLog.from_state(short_match(name, seed).final).to_json()
 
 
 def manille_lines() -> Lines:
@@ -205,8 +205,8 @@ def cut_short(text: str, *, partial: bool = False) -> LogIntegrityError:
 
 
 def all_logs() -> list[EventLog]:
-    logs = [short_match(name, seed).final.log() for name in GAMES for seed in SEEDS]
-    logs += [rare_match(n).final.log() for n in range(len(RARE))]
+    logs = [EventLog.from_state(short_match(name, seed).final) for name in GAMES for seed in SEEDS]
+    logs += [EventLog.from_state(rare_match(n).final) for n in range(len(RARE))]
     return logs
 
 
@@ -257,14 +257,14 @@ def test_schema_header_has_exactly_the_fields_of_the_header() -> None:
 
 @pytest.mark.parametrize("name", list(GAMES))
 def test_whole_match_log_validates_line_by_line(name: str) -> None:
-    log = short_match(name, 1).final.log()
+    log = EventLog.from_state(short_match(name, 1).final)
     assert log.events[-1].TAG == "match_ended"
     assert_lines_validate(log, name)
 
 
 @pytest.mark.parametrize("name", list(GAMES))
 def test_every_seat_s_log_validates_line_by_line(name: str) -> None:
-    log = short_match(name, 1).final.log()
+    log = EventLog.from_state(short_match(name, 1).final)
     for seat in range(short_game(name).rules.players):
         assert_lines_validate(log.for_seat(seat), f"{name} seat {seat}")
 
@@ -274,7 +274,7 @@ def test_rare_event_logs_validate_and_all_logs_cover_every_event_type() -> None:
     for log in all_logs():
         seen.update(e.TAG for e in log.events)
     for index, (name, *_) in enumerate(RARE):
-        log = rare_match(index).final.log()
+        log = EventLog.from_state(rare_match(index).final)
         for view in (log, log.for_seat(1)):
             # Plays and tricks, the bulk of every log, are checked by the tests above.
             for line in view.to_json().splitlines():
@@ -286,7 +286,7 @@ def test_rare_event_logs_validate_and_all_logs_cover_every_event_type() -> None:
 
 def stacked_misdeal_state() -> State:
     """Start a manille match from stacked hands of 9, 7, 8 and 8 cards, and name trumps."""
-    first = short_match("manille", 1).states[0].log().events[0]
+    first = EventLog.from_state(short_match("manille", 1).states[0]).events[0]
     assert isinstance(first, Dealt)
     h = [list(hand) for hand in first.hands]
     state = short_game("manille").new_match(seed=3, hands=[[*h[0], h[1][0]], h[1][1:], h[2], h[3]])
@@ -294,12 +294,12 @@ def stacked_misdeal_state() -> State:
 
 
 def stacked_misdeal_log() -> EventLog:
-    return stacked_misdeal_state().log()
+    return EventLog.from_state(stacked_misdeal_state())
 
 
 def test_stacked_misdeal_log_validates_and_replays() -> None:
     state = stacked_misdeal_state()
-    log = state.log()
+    log = EventLog.from_state(state)
     assert [e.TAG for e in log.events[:2]] == ["misdealt", "dealt"]
     assert log.header.hands
     assert_lines_validate(log, "stacked")
@@ -318,7 +318,7 @@ def test_revoke_log_validates() -> None:
             state = state.apply(f"play {rng.choice(state.hand(seat))}")
         else:
             state = state.apply(rng.choice(state.legal_actions()))
-    log = state.log()
+    log = EventLog.from_state(state)
     revokes = {e.revoke for e in log.events if isinstance(e, CardPlayed)}
     assert len(revokes) > 1
     assert_lines_validate(log, "revokes")
@@ -374,7 +374,7 @@ def test_every_json_example_in_the_format_document_validates() -> None:
 
 @pytest.mark.parametrize("name", list(GAMES))
 def test_from_json_of_to_json_equals_the_log_and_redumps_byte_for_byte(name: str) -> None:
-    log = short_match(name, 1).final.log()
+    log = EventLog.from_state(short_match(name, 1).final)
     text = log.to_json()
     back = EventLog.from_json(text)
     assert back == log
@@ -392,24 +392,24 @@ def test_replay_of_the_text_gives_the_played_final_state_and_scoreboard(
     name: str, seed: int
 ) -> None:
     final = short_match(name, seed).final
-    again = replay(final.log().to_json())
+    again = replay(EventLog.from_state(final).to_json())
     assert again == final
     assert again.is_terminal
     assert again.scoreboard == final.scoreboard
     assert again.winners == final.winners
-    assert again.log() == final.log()
+    assert EventLog.from_state(again) == EventLog.from_state(final)
 
 
 @pytest.mark.parametrize("name", list(GAMES))
 def test_partial_replay_at_sampled_steps_gives_the_state_at_that_point(name: str) -> None:
     states = short_match(name, 2).states
     for state in states[:: max(1, len(states) // 8)]:
-        assert replay(state.log().to_json(), partial=True) == state
+        assert replay(EventLog.from_state(state).to_json(), partial=True) == state
 
 
 def test_save_and_load_through_a_file(tmp_path: Path) -> None:
     final = short_match("quadrille", 1).final
-    log = final.log()
+    log = EventLog.from_state(final)
     path = tmp_path / "match.jsonl"
     log.save(str(path))
     assert path.read_text(encoding="utf-8") == log.to_json()
@@ -424,7 +424,7 @@ def test_load_of_a_missing_file_is_a_log_format_error(tmp_path: Path) -> None:
 
 
 def test_crlf_line_ends_and_blank_lines_still_read() -> None:
-    log = short_match("cuatrola", 1).final.log()
+    log = EventLog.from_state(short_match("cuatrola", 1).final)
     text = log.to_json()
     assert EventLog.from_json(text.replace("\n", "\r\n")) == log
     assert EventLog.from_json("\n" + text.replace("\n", "\n\n")) == log
@@ -977,7 +977,7 @@ def test_a_log_that_is_not_text_is_refused() -> None:
 
 @pytest.mark.parametrize("name", list(GAMES))
 def test_for_seat_shows_no_other_seat_s_cards_in_any_dealt_event(name: str) -> None:
-    log = short_match(name, 1).final.log()
+    log = EventLog.from_state(short_match(name, 1).final)
     players = short_game(name).rules.players
     for seat in range(players):
         view = log.for_seat(seat)
@@ -1001,7 +1001,7 @@ def test_for_seat_shows_no_other_seat_s_cards_in_any_dealt_event(name: str) -> N
 
 
 def test_for_seat_hides_exchanged_cards_from_the_other_seats() -> None:
-    log = rare_match(0).final.log()
+    log = EventLog.from_state(rare_match(0).final)
     gives = [e for e in log.entries if isinstance(e.event, CardGiven)]
     assert gives
     for seat in range(4):
@@ -1017,7 +1017,7 @@ def test_for_seat_hides_exchanged_cards_from_the_other_seats() -> None:
 
 @pytest.mark.parametrize("name", list(GAMES))
 def test_for_seat_drops_the_seed_and_cannot_be_replayed(name: str) -> None:
-    log = short_match(name, 1).final.log()
+    log = EventLog.from_state(short_match(name, 1).final)
     for seat in range(short_game(name).rules.players):
         view = log.for_seat(seat)
         assert view.header.seed is None
@@ -1030,7 +1030,7 @@ def test_for_seat_drops_the_seed_and_cannot_be_replayed(name: str) -> None:
 
 
 def test_a_seat_log_with_its_seat_mark_removed_still_cannot_be_replayed() -> None:
-    header, events = split(short_match("manille", 1).final.log().for_seat(0).to_json())
+    header, events = split(EventLog.from_state(short_match("manille", 1).final).for_seat(0).to_json())
     del header["seat"]
     with pytest.raises(LogIntegrityError, match="seed is missing") as info:
         replay(join(header, events))
@@ -1056,19 +1056,19 @@ def test_seeds_are_limited_to_what_a_log_can_record() -> None:
         short_game("manille").new_match(seed=2**53 + 1)
     state = short_game("manille").new_match(seed=2**53)
     state = state.apply(state.legal_actions()[0])
-    assert replay(state.log().to_json(), partial=True) == state
+    assert replay(EventLog.from_state(state).to_json(), partial=True) == state
 
 
 def test_a_stacked_misdeal_in_a_turned_card_game_replays() -> None:
     game = short_game("cuatrola")
-    first = short_match("cuatrola", 1).states[0].log().events[0]
+    first = EventLog.from_state(short_match("cuatrola", 1).states[0]).events[0]
     assert isinstance(first, Dealt)
     h = [list(hand) for hand in first.hands]
     stacked = [[*h[0], h[1][0]], h[1][1:], h[2], h[3]]
     state = game.new_match(seed=5, hands=stacked)
-    assert state.log().events[0].TAG == "misdealt"
-    assert state.log().header.turned == stacked[0][-1]  # the stacked deal's card, not the re-deal's
-    assert replay(state.log().to_json(), partial=True) == state
+    assert EventLog.from_state(state).events[0].TAG == "misdealt"
+    assert EventLog.from_state(state).header.turned == stacked[0][-1]  # the stacked deal's card, not the re-deal's
+    assert replay(EventLog.from_state(state).to_json(), partial=True) == state
 
 
 def test_format_errors_name_the_physical_line() -> None:

@@ -16,7 +16,7 @@ from string import Template
 import pytest
 
 import trickrules
-from trickrules import Game, IllegalActionError, LogIntegrityError, SpecError, State
+from trickrules import EventLog, Game, IllegalActionError, LogIntegrityError, SpecError, State, View
 from trickrules.engine.events import Awarded, CardPassed, DealScored, PassingDone, TrickWon
 
 #: A game of 12 cards for 4 players, three each, no trumps: small enough to stack every situation.
@@ -157,21 +157,21 @@ def test_passed_cards_arrive_only_when_everyone_has_passed(tmp_path: Path) -> No
     assert (state.phase, state.to_move, legal(state)) == ("passing", 0, ["AS", "KS", "AH"])
     state = state.apply("give AH").apply("give KH").apply("give QH")
     assert state.hand(1) == ("QS", "JS")  # seat 0's heart is not there yet
-    assert state.view(1).received == ()
+    assert View.from_state(state, 1).received == ()
     state = state.apply("give JH")
     assert (state.phase, state.to_move) == ("play", 0)
     hands = [("AS", "KS", "JH"), ("QS", "JS", "AH"), ("KH", "AC", "KC"), ("QH", "QC", "JC")]
     assert [state.hand(s) for s in range(4)] == hands
     done = state.last_events[-1]
     assert done == PassingDone(1, (("JH",), ("AH",), ("KH",), ("QH",)))
-    view = state.view(1)
+    view = View.from_state(state, 1)
     assert (view.pass_to, view.given, view.received) == (2, ("KH",), ("AH",))
 
 
 def test_a_passed_card_is_seen_by_its_passer_only(tmp_path: Path) -> None:
     game = tiny(tmp_path, extra=PASS_ONE)
     state = passed_all(game.new_match(seed=1, dealer=3, hands=HANDS), ["AH", "KH", "QH", "JH"])
-    log = state.log()
+    log = EventLog.from_state(state)
     for seat in range(4):
         events = log.for_seat(seat).events
         passes = [e for e in events if isinstance(e, CardPassed)]
@@ -179,8 +179,8 @@ def test_a_passed_card_is_seen_by_its_passer_only(tmp_path: Path) -> None:
         assert [e.card for e in passes] == [HANDS[s][2] if s == seat else "?" for s in range(4)]
         done = next(e for e in events if isinstance(e, PassingDone))
         assert [r != ("?",) for r in done.received] == [s == seat for s in range(4)]
-    assert state.view(2).given == ("QH",)
-    assert "AH" not in state.view(2).to_json()
+    assert View.from_state(state, 2).given == ("QH",)
+    assert "AH" not in View.from_state(state, 2).to_json()
 
 
 def test_a_match_with_passing_replays_and_a_changed_pass_is_caught(tmp_path: Path) -> None:
@@ -189,7 +189,7 @@ def test_a_match_with_passing_replays_and_a_changed_pass_is_caught(tmp_path: Pat
     state = game.new_match(seed=2)
     while not state.is_terminal:
         state = state.apply(rng.choice(state.legal_actions()))
-    text = state.log().to_json()
+    text = EventLog.from_state(state).to_json()
     assert trickrules.replay(text, game=game) == state
     lines = text.splitlines()
     first = next(n for n, line in enumerate(lines) if '"type":"pass_card"' in line)
@@ -411,7 +411,7 @@ def test_hearts_loads_by_name_and_replays_a_whole_match() -> None:
     scores = state.scoreboard
     assert max(scores.values()) >= 100
     assert state.winners == tuple(s for s in range(4) if scores[s] == min(scores.values()))
-    assert trickrules.replay(state.log().to_json()) == state
+    assert trickrules.replay(EventLog.from_state(state).to_json()) == state
 
 
 #: OpenSpiel's own shoot-the-moon deal: seat 0 holds the clubs, seat 1 the diamonds, seat 2 the

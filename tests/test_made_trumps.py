@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import trickrules
-from trickrules import IllegalActionError, SpecError
+from trickrules import EventLog, IllegalActionError, SpecError, View
 from trickrules.engine.events import DealScored, Discarded, Passed, Redeal, TrickWon, TrumpNamed, TurnedTaken, WentAlone
 from trickrules.faces.cli import main
 
@@ -113,7 +113,7 @@ def play_out(state: trickrules.State, seed: int) -> trickrules.State:
 
 def test_the_first_round_offers_the_turned_suit_and_the_second_the_others(tmp_path: Path) -> None:
     state = game(tmp_path, 'rounds = ["turned", "others"]').new_match(dealer=0, hands=HANDS)
-    assert state.view(1).turned == "9S"
+    assert View.from_state(state, 1).turned == "9S"
     assert (state.phase, state.to_move, legal(state)) == ("making", 1, ["pass", "trump S"])
     for seat in (1, 2, 3, 0):  # once round the table from the eldest, the dealer last
         assert state.to_move == seat
@@ -159,7 +159,7 @@ def test_when_everyone_passes_every_round_the_hand_is_thrown_in(
     assert Redeal(0, 0) in state.last_events
     assert (state.match.deals_done, state.dealer, state.phase) == (deals_done, dealer, "making")
     assert state.match.scores == (0, 0, 0, 0)
-    assert trickrules.replay(state.log().to_json(), game=g, partial=True) == state
+    assert trickrules.replay(EventLog.from_state(state).to_json(), game=g, partial=True) == state
 
 
 # -- taking up the turned card, and the discard -----------------------------------------
@@ -177,10 +177,11 @@ def test_accepting_the_turned_suit_has_the_dealer_take_it_up_and_discard_face_do
     state = state.apply("discard AS")
     assert state.last_events[0] == Discarded(0, "AS")
     assert (state.phase, state.to_move, "AS" in state.hand(0), "9S" in state.hand(0)) == ("play", 1, False, True)
-    seen_by = {seat: [e for e in state.log().for_seat(seat).events if isinstance(e, Discarded)] for seat in range(4)}
+    log = EventLog.from_state(state)
+    seen_by = {seat: [e for e in log.for_seat(seat).events if isinstance(e, Discarded)] for seat in range(4)}
     assert seen_by[0] == [Discarded(0, "AS")]
     assert seen_by[1] == seen_by[2] == seen_by[3] == [Discarded(0, "?")]
-    assert trickrules.replay(state.log().to_json(), game=g, partial=True) == state
+    assert trickrules.replay(EventLog.from_state(state).to_json(), game=g, partial=True) == state
 
 
 def test_discard_turned_lets_the_dealer_bury_the_card_he_took_up(tmp_path: Path) -> None:
@@ -205,7 +206,7 @@ def test_a_maker_alone_has_his_partner_sit_out_and_tricks_of_three(tmp_path: Pat
     assert (state.phase, state.to_move, legal(state)) == ("alone", 1, ["pass", "alone"])
     state = state.apply("alone")
     assert state.last_events == (WentAlone(1),)
-    assert (state.deal.sitting_out, state.view(0).seats_out, state.to_move) == (3, (3,), 1)
+    assert (state.deal.sitting_out, View.from_state(state, 0).seats_out, state.to_move) == (3, (3,), 1)
     for card in ("AH", "AD", "AS"):
         state = state.apply(f"play {card}")
     trick = next(e for e in state.last_events if isinstance(e, TrickWon))
@@ -220,7 +221,7 @@ def test_the_eldest_sitting_out_passes_the_lead_on(tmp_path: Path) -> None:
     g = game(tmp_path, 'rounds = ["turned", "others"]\nalone = true')
     state = g.new_match(dealer=0, hands=HANDS).apply("pass").apply("pass").apply("trump S").apply("discard AS")
     state = state.apply("alone")  # seat 3 is the maker: seat 1, the eldest, sits out
-    assert (state.phase, state.to_move, state.view(2).seats_out) == ("play", 2, (1,))
+    assert (state.phase, state.to_move, View.from_state(state, 2).seats_out) == ("play", 2, (1,))
 
 
 def test_defenders_are_asked_in_turn_and_a_lone_defender_leaves_two_players(tmp_path: Path) -> None:
@@ -232,16 +233,16 @@ def test_defenders_are_asked_in_turn_and_a_lone_defender_leaves_two_players(tmp_
     assert state.last_events == (Passed(1),)
     assert state.to_move == 3
     state = state.apply("alone")  # seat 3 defends alone: seat 1 sits out
-    assert (state.phase, state.to_move, state.view(0).seats_out) == ("play", 2, (1,))
+    assert (state.phase, state.to_move, View.from_state(state, 0).seats_out) == ("play", 2, (1,))
     assert state.deal.sitting_out is None
     # A lone maker against a lone defender: two players, tricks of two cards.
     both = g.new_match(dealer=0, hands=HANDS).apply("pass").apply("trump S").apply("discard AS").apply("alone")
     both = both.apply("alone")  # seat 1 defends alone at once; seat 3 is not asked
-    assert (both.phase, both.to_move, both.view(1).seats_out) == ("play", 1, (0, 3))
+    assert (both.phase, both.to_move, View.from_state(both, 1).seats_out) == ("play", 1, (0, 3))
     both = both.apply("play AH").apply("play AD")
     assert next(e for e in both.last_events if isinstance(e, TrickWon)).cards == ("AH", "AD")
     final = play_out(both, 2)
-    assert trickrules.replay(final.log().to_json(), game=g) == final
+    assert trickrules.replay(EventLog.from_state(final).to_json(), game=g) == final
 
 
 def test_a_lone_defender_scores_the_set_alone(tmp_path: Path) -> None:
@@ -256,7 +257,7 @@ def test_a_lone_defender_scores_the_set_alone(tmp_path: Path) -> None:
     for seed in range(5):
         state = g.new_match(dealer=0, hands=hands, turned="7S").apply("pass").apply("trump S").apply("discard 8H")
         state = state.apply("alone")
-        assert state.view(2).seats_out == (3,)
+        assert View.from_state(state, 2).seats_out == (3,)
         final = play_out(state, seed)
         scored = next(e for _, e in final.entries() if isinstance(e, DealScored))
         assert scored.outcome == "set"
@@ -381,7 +382,7 @@ def test_euchre_replays_random_matches_of_every_option(tmp_path: Path) -> None:
         g = trickrules.load("euchre", options)
         for seed in range(3):
             final = play_out(g.new_match(seed=seed), seed)
-            assert trickrules.replay(final.log().to_json()) == final
+            assert trickrules.replay(EventLog.from_state(final).to_json()) == final
             assert max(final.scoreboard.values()) >= (5 if options.get("target") else 10)
 
 
@@ -402,7 +403,7 @@ def test_a_card_turned_in_the_dealer_s_hand_is_not_taken_up(tmp_path: Path) -> N
         path.read_text(encoding="utf-8").replace('rounds = ["turned"]', 'rounds = ["turned"]\ntaken_by = "nobody"')
     )
     state = trickrules.load(path).new_match(seed=2, dealer=1)
-    turned = state.view(0).turned
+    turned = View.from_state(state, 0).turned
     assert legal(state) == ["pass", f"trump {turned[-1]}"]
     state = state.apply(f"trump {turned[-1]}")
     assert (state.phase, state.trump, len(state.hand(1))) == ("play", turned[-1], 8)

@@ -12,7 +12,7 @@ import attrs
 import pytest
 
 import trickrules
-from trickrules import Game, SpecError, State
+from trickrules import Game, SpecError, State, View
 from trickrules.compile import rules as compiled_rules
 from trickrules.engine.events import TrickWon
 from trickrules.spec import model as spec_module
@@ -392,7 +392,7 @@ def test_complete_example_turns_the_dealers_last_card_for_trumps(tmp_path: Path)
     assert state.phase == "play"
     assert state.to_move == 3  # the eldest hand leads
     assert state.trump is not None
-    assert state.trump == state.view(0).turned[-1:]
+    assert state.trump == View.from_state(state, 0).turned[-1:]
 
 
 def test_every_toml_block_in_docs_is_valid_toml() -> None:

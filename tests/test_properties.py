@@ -49,7 +49,7 @@ from strategies import (
     stacked_deals,
     walk,
 )
-from trickrules import EventLog, Game, State
+from trickrules import EventLog, Game, State, View
 from trickrules.engine.events import CardGiven, Dealt, ExchangeDone, Misdealt, PartnerRevealed
 
 #: Completed deals the random simulation plays per game.
@@ -238,10 +238,10 @@ def test_stacked_deal_is_dealt_as_given(game: Game, data: st.DataObject) -> None
     assert [set(h) for h in dealt[0].hands] == [set(h) for h in hands]
     if game.rules.turn_last_card:
         assert dealt[0].turned == hands[dealer][-1]
-        assert state.view(0).turned == hands[dealer][-1]
+        assert View.from_state(state, 0).turned == hands[dealer][-1]
     check_turn(state)
     check_cards(state)
-    log = state.log()
+    log = EventLog.from_state(state)
     assert log.header.hands == hands
     again = trickrules.replay(EventLog.from_json(log.to_json()), partial=True)
     assert again == state
@@ -263,7 +263,7 @@ def test_stacked_deal_of_wrong_sizes_is_a_misdeal(game: Game, data: st.DataObjec
     assert all(h.bit_count() == state.deal.tricks for h in state.hands)
     check_turn(state)
     check_cards(state)
-    assert trickrules.replay(EventLog.from_json(state.log().to_json()), partial=True) == state
+    assert trickrules.replay(EventLog.from_json(EventLog.from_state(state).to_json()), partial=True) == state
 
 
 @settings(max_examples=shared(20, 150, least=5))
@@ -293,8 +293,8 @@ def test_view_ignores_cards_the_seat_cannot_see(game: Game, data: st.DataObject)
     for _ in range(200):
         if made_public(a) != made_public(b):
             break
-        assert a.view(seat) == b.view(seat), f"after {taken}"
-        assert a.log().for_seat(seat) == b.log().for_seat(seat), f"after {taken}"
+        assert View.from_state(a, seat) == View.from_state(b, seat), f"after {taken}"
+        assert EventLog.from_state(a).for_seat(seat) == EventLog.from_state(b).for_seat(seat), f"after {taken}"
         if a.is_terminal:
             break
         common = [x for x in a.legal_actions() if b.is_legal(x)]
@@ -356,7 +356,7 @@ def test_secret_partner_and_exchange(name: str, data: st.DataObject) -> None:
             if any(isinstance(e, CardGiven | PartnerRevealed) for e in events):
                 check_views(state)
             if any(isinstance(e, ExchangeDone) for e in events):
-                log = state.log()
+                log = EventLog.from_state(state)
                 for seat in range(game.rules.players):
                     check_secrets(state, seat, log)
                 check_json(state, log, range(game.rules.players))
@@ -370,7 +370,7 @@ def test_seat_logs_keep_secrets(game: Game, p: Playthrough) -> None:
         for step, state in walk(game, p):
             at.step, at.state = step, state
             if is_sampled(step) or state.is_terminal:
-                log = state.log()
+                log = EventLog.from_state(state)
                 for seat in range(game.rules.players):
                     check_secrets(state, seat, log)
 
@@ -407,8 +407,8 @@ def test_declaration_window_does_not_show_who_holds_a_meld() -> None:
     b = game.new_match(seed=0, dealer=2, hands=MELD_B)
     for action in MELD_ACTIONS:
         a, b = a.apply(action), b.apply(action)
-        assert a.view(1) == b.view(1), f"after {action}"
-        assert a.log().for_seat(1) == b.log().for_seat(1), f"after {action}"
+        assert View.from_state(a, 1) == View.from_state(b, 1), f"after {action}"
+        assert EventLog.from_state(a).for_seat(1) == EventLog.from_state(b).for_seat(1), f"after {action}"
 
 
 @settings(max_examples=scaled(3, 10))
@@ -420,7 +420,7 @@ def test_log_round_trip_of_the_largest_seeds(name: str, seed: int) -> None:
     reader then refused (it reads integers up to ``2**53`` only).
     """
     state = short_game(name).new_match(seed=seed)
-    text = state.log().to_json()
+    text = EventLog.from_state(state).to_json()
     assert EventLog.from_json(text).to_json() == text
     assert trickrules.replay(text, partial=True) == state
 
@@ -487,4 +487,4 @@ def test_called_card_given_back_reveals_the_partner() -> None:
     events = [e for e in state.last_events if isinstance(e, PartnerRevealed)]
     assert events
     assert events[0].seat == state.deal.partner
-    assert all(state.view(s).partner == events[0].seat for s in range(state.game.rules.players))
+    assert all(View.from_state(state, s).partner == events[0].seat for s in range(state.game.rules.players))

@@ -39,7 +39,7 @@ from strategies import (
     short_game,
     stacked_deals,
 )
-from trickrules import Game, State, View
+from trickrules import EventLog, Game, State, View
 
 #: At most this many replays per run: each one replays the whole match so far.
 MAX_REPLAYS = 2
@@ -126,7 +126,7 @@ class GameMachine(RuleBasedStateMachine):
     def view_round_trip(self, seat: int) -> None:
         """Check that a seat's view survives JSON byte for byte."""
         seat %= self.game.rules.players
-        view = self.state.view(seat)
+        view = View.from_state(self.state, seat)
         text = view.to_json()
         assert View.from_json(text) == view
         assert View.from_json(text).to_json() == text
@@ -136,7 +136,7 @@ class GameMachine(RuleBasedStateMachine):
     def log_round_trip(self, seat: int) -> None:
         """Check that the log and a seat's log survive JSON byte for byte (sparingly)."""
         self.log_trips += 1
-        check_json(self.state, self.state.log(), [seat % self.game.rules.players])
+        check_json(self.state, EventLog.from_state(self.state), [seat % self.game.rules.players])
 
     @rule()
     def take_views(self) -> None:
@@ -149,7 +149,7 @@ class GameMachine(RuleBasedStateMachine):
     def replay_matches(self) -> None:
         """Replay the log to the current state (sparingly: it costs a whole match)."""
         self.replays += 1
-        check_replay(self.state, self.state.log())
+        check_replay(self.state, EventLog.from_state(self.state))
 
     @invariant()
     def cards_conserved(self) -> None:

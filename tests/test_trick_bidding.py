@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import trickrules
-from trickrules import ArgumentError, IllegalActionError, SpecError, State
+from trickrules import ArgumentError, EventLog, IllegalActionError, SpecError, State, View
 from trickrules.engine.events import Awarded, DealScored, Dealt, Misdealt, TricksBid, TrickWon
 from trickrules.engine.sizes import hand_size
 from trickrules.faces.bots import HeuristicBot
@@ -109,15 +109,15 @@ def test_lowest_and_highest_bids_are_the_spec_s(tmp_path: Path) -> None:
 def test_bids_are_public_in_every_view_and_log_and_replay() -> None:
     state = bid_all(spades_all_to_seat_0(), 13, 0)
     for seat in range(4):
-        assert state.view(seat).bids == (13, 0, None, None)
-        assert [e for e in state.log().for_seat(seat).events if isinstance(e, TricksBid)] == [
+        assert View.from_state(state, seat).bids == (13, 0, None, None)
+        assert [e for e in EventLog.from_state(state).for_seat(seat).events if isinstance(e, TricksBid)] == [
             TricksBid(0, 13),
             TricksBid(1, 0),
         ]
-    again = trickrules.replay(state.log().to_json(), partial=True)
+    again = trickrules.replay(EventLog.from_state(state).to_json(), partial=True)
     assert again == state
     finished = play_out(state, random.Random(1))
-    assert trickrules.replay(finished.log().to_json()) == finished
+    assert trickrules.replay(EventLog.from_state(finished).to_json()) == finished
 
 
 def test_spades_scores_bids_nil_and_the_side_s_tricks() -> None:
@@ -176,7 +176,7 @@ def test_a_schedule_gives_each_deal_its_hand_size(tmp_path: Path) -> None:
     deals = deals_of(state)
     assert [len(d[0].hands[0]) for d in deals] == [3, 1, 2, 3]  # type: ignore[attr-defined]
     assert [sum(isinstance(e, TrickWon) for e in d) for d in deals] == [3, 1, 2, 3]
-    assert trickrules.replay(state.log().to_json(), game=game) == state
+    assert trickrules.replay(EventLog.from_state(state).to_json(), game=game) == state
 
 
 def test_a_random_hand_size_is_drawn_from_the_seed_for_each_deal() -> None:
@@ -193,7 +193,7 @@ def test_a_random_hand_size_is_drawn_from_the_seed_for_each_deal() -> None:
     sizes = [len(e.hands[0]) for _, e in state.entries() if isinstance(e, Dealt)]
     assert len(sizes) == 20
     assert len(set(sizes)) > 5
-    assert trickrules.replay(state.log().to_json()) == state
+    assert trickrules.replay(EventLog.from_state(state).to_json()) == state
 
 
 def test_a_stacked_deal_may_have_any_size_a_deal_may_draw() -> None:
@@ -201,7 +201,7 @@ def test_a_stacked_deal_may_have_any_size_a_deal_may_draw() -> None:
     assert game.rules.bids.sizes.sizes == tuple(range(1, 8))  # (52 - 1) // 7
     hands = [*(suit(s)[:3] for s in SUITS), ["2S", "3S", "4S"], ["2H", "3H", "4H"], ["2D", "3D", "4D"]]
     state = game.new_match(seed=1, hands=hands, turned="2C")
-    assert (state.deal.tricks, state.trump, state.view(0).turned) == (3, "C", "2C")
+    assert (state.deal.tricks, state.trump, View.from_state(state, 0).turned) == (3, "C", "2C")
     uneven = [h[:2] if k == 0 else h for k, h in enumerate(hands)]
     state = game.new_match(seed=1, hands=uneven)
     misdeal = next(e for e in state.last_events if isinstance(e, Misdealt))
@@ -268,7 +268,7 @@ def test_a_counter_is_carried_from_deal_to_deal_for_each_side(tmp_path: Path) ->
         assert streaks == {team for team in teams if before[team[0]] >= 7}
         checked += 1
     assert checked >= 2
-    assert state.view(1).counters == (("wins", state.match.counters[0]),)
+    assert View.from_state(state, 1).counters == (("wins", state.match.counters[0]),)
 
 
 def test_counters_count_bags_in_spades_and_ten_cost_a_hundred() -> None:
@@ -278,7 +278,7 @@ def test_counters_count_bags_in_spades_and_ten_cost_a_hundred() -> None:
     # 10 + 12 bags - 100 for ten of them + 100 for seat 2's Nil; the other side is set (5 bid).
     assert scored.scoreboard == (22, -50, 22, -50)
     assert state.match.counters == ((2, 0, 2, 0),)
-    assert state.view(0).counters == (("bags", (2, 0, 2, 0)),)
+    assert View.from_state(state, 0).counters == (("bags", (2, 0, 2, 0)),)
 
 
 def test_the_score_digit_reading_of_bags_follows_cs_remainder() -> None:
@@ -414,9 +414,9 @@ def test_bids_are_printed_and_the_heuristic_bot_bids_a_legal_number() -> None:
             state = game.new_match(seed=seed)
             while state.phase == "tricks_bid":
                 assert state.to_move is not None
-                choice = bot.choose(state.view(state.to_move))
+                choice = bot.choose(View.from_state(state, state.to_move))
                 assert choice in {str(a) for a in state.legal_actions()}
                 state = state.apply(choice)
     # All thirteen spades: the bot counts them as tricks.
     state = spades_all_to_seat_0()
-    assert HeuristicBot(state.game).choose(state.view(0)) == "bid 11"
+    assert HeuristicBot(state.game).choose(View.from_state(state, 0)) == "bid 11"

@@ -18,12 +18,12 @@ from trickrules.engine.scoring import side_variables
 from trickrules.spec.formula import to_int
 
 if TYPE_CHECKING:
-    from trickrules.engine.game import Game
+    from trickrules.engine.state import GameLike
 
 __all__ = ["carried_counters", "match_bonus"]
 
 
-def carried_counters(game: Game, match: MatchInfo, d: DealInfo, tally: Tally) -> tuple[tuple[int, ...], ...]:
+def carried_counters(game: GameLike, match: MatchInfo, d: DealInfo, tally: Tally) -> tuple[tuple[int, ...], ...]:
     """Every counter's value per seat after the deal (``match`` is the match as the deal began)."""
     rules = game.rules
     counters = rules.bids.counters
@@ -42,7 +42,7 @@ def carried_counters(game: Game, match: MatchInfo, d: DealInfo, tally: Tally) ->
     return tuple(out)
 
 
-def match_bonus(game: Game, match: MatchInfo, events: list[tuple[Actor, Event]]) -> MatchInfo:
+def match_bonus(game: GameLike, match: MatchInfo, events: list[tuple[Actor, Event]]) -> MatchInfo:
     """The match after the bonus for winning it, once its winners are known.
 
     ``match.win_bonus`` goes to each winning side that reached the target,

@@ -9,25 +9,22 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import Any
 
 from trickrules.compile.cards import CardTable
-from trickrules.compile.codegen import unpacker
 from trickrules.compile.rules import Rules
 from trickrules.compile.tables import Tables, compile_tables
 from trickrules.engine.actions import Action
-from trickrules.engine.events import BidMade, CardPlayed, Passed, shared
 from trickrules.engine.mechanism import Mechanism
 from trickrules.engine.phases import mechanisms
 from trickrules.engine.phases.deal import new_match
-from trickrules.engine.records import Actor, Phase
+from trickrules.engine.records import Phase
 from trickrules.engine.scoring import ScoringPlan
+from trickrules.engine.shared import SharedValues
+from trickrules.engine.state import State
 from trickrules.errors import ArgumentError, IllegalActionError, SpecError
 from trickrules.spec.loader import fingerprint, load_spec
 from trickrules.spec.model import Spec
-
-if TYPE_CHECKING:
-    from trickrules.engine.state import State
 
 __all__ = ["Game", "load"]
 
@@ -70,8 +67,12 @@ class Game:
         self._scoring = ScoringPlan(self._tables)
         self._mechanisms: Mapping[Phase, Mechanism] = mechanisms(self._tables)
         # The two questions asked at every step, by phase: one lookup from the state.
-        self._legal = MappingProxyType({p: m.legal for p, m in self._mechanisms.items()})
-        self._apply = MappingProxyType({p: m.apply for p, m in self._mechanisms.items()})
+        self._legal: Mapping[Phase, Callable[[State], tuple[Action, ...]]] = MappingProxyType(
+            {p: m.legal for p, m in self._mechanisms.items()}
+        )
+        self._apply: Mapping[Phase, Callable[[State, Any], State]] = MappingProxyType(
+            {p: m.apply for p, m in self._mechanisms.items()}
+        )
         self.fingerprint = fingerprint(spec)  # set last: from here on the game is immutable
 
     # -- what a reader may use -------------------------------------------------------
@@ -164,60 +165,6 @@ class Game:
 
     def __delattr__(self, name: str) -> None:
         raise AttributeError(f"a Game is immutable: {name!r} cannot be deleted")
-
-
-class SharedValues:
-    """The actions and common events of a game, built once and shared by every state."""
-
-    __slots__ = (
-        "actions",
-        "bid_actions",
-        "bid_events",
-        "pass_action",
-        "pass_events",
-        "play_actions",
-        "play_actions_of",
-        "play_events",
-        "trump_actions",
-    )
-
-    def __init__(self, t: Tables) -> None:
-        rules = t.rules
-        codes = t.cards.codes
-        seats = range(t.players)
-        self.play_actions = tuple(Action("play", c) for c in codes)
-        #: The play actions of the cards in a mask, in deck order.
-        self.play_actions_of: Callable[[int], tuple[Action, ...]] = unpacker(self.play_actions)
-        #: Per seat (and contract, and card): the step's events, shared.
-        self.pass_events: tuple[tuple[tuple[Actor, Passed]], ...] = tuple(
-            ((seat, shared(Passed, seat)),) for seat in seats
-        )
-        self.bid_events: tuple[tuple[tuple[tuple[Actor, BidMade]], ...], ...] = tuple(
-            tuple(((seat, shared(BidMade, seat, c.name)),) for c in rules.contracts) for seat in seats
-        )
-        self.play_events: tuple[tuple[tuple[tuple[Actor, CardPlayed]], ...], ...] = tuple(
-            tuple(((seat, CardPlayed(seat, code, "")),) for code in codes) for seat in seats
-        )
-        actions: list[Action] = [*self.play_actions, Action("pass")]
-        actions += [Action("give", c) for c in codes]
-        actions += [Action("call", c) for c in codes]
-        actions += [Action("bid", c.name) for c in rules.contracts]
-        actions += [Action("trump", s) for s in t.cards.suit_codes] + [Action("trump", "none")]
-        actions += [Action("announce", name) for name in t.announcement_names]
-        if rules.making is not None:
-            actions += [Action("discard", c) for c in codes] + [Action("alone")]
-        for decl in rules.declarations:
-            if decl.suit == "trump":
-                actions.append(Action("declare", decl.name))
-            else:
-                actions += [Action("declare", f"{decl.name} {s}") for s in t.cards.suit_codes]
-        self.actions: Mapping[str, Action] = MappingProxyType({str(a): a for a in actions})
-        self.pass_action = self.actions["pass"]
-        self.bid_actions = tuple(self.actions[f"bid {c.name}"] for c in rules.contracts)
-        trump_texts = [f"trump {s}" for s in t.cards.suit_codes]
-        if rules.allow_no_trump:
-            trump_texts.append("trump none")
-        self.trump_actions = tuple(self.actions[x] for x in trump_texts)
 
 
 _RESTORED: dict[tuple[str, str], Game] = {}

@@ -21,8 +21,7 @@ from trickrules.engine.records import DEALER, Actor, DealInfo, MatchInfo, Tally
 from trickrules.spec.formula import Formula, Number, to_int
 
 if TYPE_CHECKING:
-    from trickrules.engine.game import Game
-    from trickrules.engine.state import State
+    from trickrules.engine.state import GameLike, State
 
 __all__ = [
     "ScoringPlan",
@@ -37,7 +36,7 @@ __all__ = [
 Env = dict[str, Number | bool]
 
 
-def deal_constants(game: Game, match: MatchInfo, number: int) -> Env:
+def deal_constants(game: GameLike, match: MatchInfo, number: int) -> Env:
     """Variables that do not depend on how the deal went."""
     rules = game.rules
     return {
@@ -54,7 +53,7 @@ def deal_constants(game: Game, match: MatchInfo, number: int) -> Env:
     }
 
 
-def is_extra_deal(game: Game, match: MatchInfo) -> bool:
+def is_extra_deal(game: GameLike, match: MatchInfo) -> bool:
     """Whether the deal about to be scored or dealt is one played past the agreed number (a tie-break)."""
     rules = game.rules
     return bool(rules.match_deals) and match.deals_done >= rules.match_deals
@@ -357,7 +356,7 @@ class _Environments:
         "side_of",
     )
 
-    def __init__(self, game: Game, match: MatchInfo, d: DealInfo, tally: Tally, sides: tuple[tuple[int, ...], ...]):
+    def __init__(self, game: GameLike, match: MatchInfo, d: DealInfo, tally: Tally, sides: tuple[tuple[int, ...], ...]):
         t = game._tables
         scoring: ScoringPlan = game._scoring
         plan = scoring.by_contract[d.contract]
@@ -414,13 +413,13 @@ class _Environments:
         return self.player(player) if kind == "player" else self.side(side)
 
 
-def side_variables(game: Game, match: MatchInfo, d: DealInfo, tally: Tally) -> Callable[[tuple[int, ...]], Env]:
+def side_variables(game: GameLike, match: MatchInfo, d: DealInfo, tally: Tally) -> Callable[[tuple[int, ...]], Env]:
     """The formula variables of a finished deal, for any side (as the deal's outcomes see them)."""
     return _Environments(game, match, d, tally, sides_of_deal(game._tables, d)).side
 
 
 def pay_deal(
-    game: Game, match: MatchInfo, d: DealInfo, tally: Tally, events: list[tuple[Actor, Event]]
+    game: GameLike, match: MatchInfo, d: DealInfo, tally: Tally, events: list[tuple[Actor, Event]]
 ) -> tuple[list[int], int, list[str]]:
     """Apply the outcomes and bonuses of a finished deal; return the scores, the pot and what applied.
 

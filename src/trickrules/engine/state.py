@@ -12,31 +12,85 @@ applying one gives.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol
 
 from attrs import field, frozen
 
+from trickrules.compile.cards import CardTable
+from trickrules.compile.rules import Rules
+from trickrules.compile.tables import Tables
 from trickrules.engine.actions import Action
 from trickrules.engine.events import Event
 from trickrules.engine.records import Actor, DealInfo, MatchInfo, Phase, Step, Tally
+from trickrules.engine.shared import SharedValues
 from trickrules.errors import IllegalActionError
+from trickrules.spec.model import Spec
 
-if TYPE_CHECKING:
-    from trickrules.engine.game import Game
-    from trickrules.records.eventlog import EventLog
-    from trickrules.records.view import View
-
-__all__ = ["State", "history_entries", "register_view"]
-
-#: Set by the records layer (``trickrules.records``) when it is imported: ``State.view``
-#: and ``State.log`` call these, so the engine never imports the layer above it.
-_HOOKS: dict[str, Callable[..., Any]] = {}
+__all__ = ["GameLike", "State", "history_entries"]
 
 
-def register_view(name: str, make: Callable[..., Any]) -> None:
-    """Register how a state makes its per-seat view (``"view"``) or its log (``"log"``)."""
-    _HOOKS[name] = make
+class GameLike(Protocol):
+    """What a state and the phase mechanisms know of the game they are of.
+
+    :class:`trickrules.Game` is the one implementation; this protocol lets
+    the engine's modules name its type without importing the module that
+    compiles it (which imports them).
+    """
+
+    spec: Spec
+    name: str
+    source: str
+    fingerprint: str
+    options: Mapping[str, str]
+    _tables: Tables
+    _shared: SharedValues
+    _scoring: Any  # the game's ScoringPlan (trickrules.engine.scoring), which knows states
+    _legal: Mapping[Phase, Callable[[State], tuple[Action, ...]]]
+    _apply: Mapping[Phase, Callable[[State, Any], State]]
+    _mechanisms: Mapping[Phase, Any]  # each a trickrules.engine.mechanism.Mechanism, which knows states
+
+    def __hash__(self) -> int:
+        """Games hash by their fingerprint."""
+
+    @property
+    def title(self) -> str:
+        """The game's title."""
+
+    @property
+    def players(self) -> int:
+        """How many seats the table has."""
+
+    @property
+    def cards(self) -> CardTable:
+        """The deck and its rank tables."""
+
+    @property
+    def rules(self) -> Rules:
+        """The compiled rules."""
+
+    def codes_of(self, mask: int) -> tuple[str, ...]:
+        """The codes of the cards in a mask."""
+
+    def action(self, text: str) -> Action:
+        """The action with this text form."""
+
+    def as_action(self, action: object) -> Action:
+        """``action`` as an :class:`Action`."""
+
+    def seat(self, seat: object, what: str = "seat") -> int:
+        """``seat`` checked to be a seat of this table."""
+
+    def new_match(
+        self,
+        seed: int = ...,
+        dealer: int = ...,
+        hands: Sequence[Sequence[str]] | None = ...,
+        turned: str | None = ...,
+        scores: Sequence[int] | None = ...,
+        pot: int = ...,
+    ) -> State:
+        """Start a match."""
 
 
 def history_entries(step: Step | None) -> list[tuple[Actor, Event]]:
@@ -60,8 +114,8 @@ class State:
     them is not compared.
     """
 
-    #: The compiled game.
-    game: Game
+    #: The compiled game (a :class:`trickrules.Game`).
+    game: GameLike
     phase: Phase
     #: The seat to act, or ``None`` when the match is over.
     to_move: int | None
@@ -192,30 +246,13 @@ class State:
         new = self.apply(action)
         return new, new.last_events
 
-    def view(self, seat: int) -> View:
-        """What ``seat`` may know of this state."""
-        made: View = _hook("view")(self, seat)
-        return made
-
-    def log(self) -> EventLog:
-        """The match so far as an event log."""
-        made: EventLog = _hook("log")(self)
-        return made
-
-
-def _hook(name: str) -> Callable[..., Any]:
-    found = _HOOKS.get(name)
-    if found is None:
-        raise RuntimeError(f"State.{name}() needs trickrules.records, which registers it when imported")
-    return found
-
 
 #: Sets a state's cache of legal actions (the slot is written once, on first use).
 set_cache: Callable[[State, Any], None] = State.__dict__["_cache"].__set__
 
 
 def _restore(
-    game: Game,
+    game: GameLike,
     phase: Phase,
     to_move: int | None,
     hands: tuple[int, ...],

@@ -1,6 +1,6 @@
 """Bots for simulation: a random one and a simple rule-of-thumb one.
 
-Both decide from ``state.view(seat)`` alone (and the game's public rules),
+Both decide from ``View.from_state(state, seat)`` alone (and the game's public rules),
 so a bot never sees more than its seat may: another hand, the seed, or a
 secretly called partner are not in a view.
 """
@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from trickrules.compile.cards import NO_TRUMP, TRUMP_BASE
-from trickrules.engine.game import Game
+from trickrules.engine.state import GameLike
 from trickrules.records.view import View
 
 __all__ = ["BOTS", "Bot", "HeuristicBot", "RandomBot", "make_bots"]
@@ -29,7 +29,7 @@ class Bot(Protocol):
 class RandomBot:
     """Picks uniformly among the legal actions, from its own seeded generator."""
 
-    def __init__(self, game: Game, seed: int = 0) -> None:
+    def __init__(self, game: GameLike, seed: int = 0) -> None:
         self.game = game
         self._rng = random.Random(seed)
 
@@ -47,7 +47,7 @@ class HeuristicBot:
     is already winning, and otherwise throws its lowest card.
     """
 
-    def __init__(self, game: Game, seed: int = 0) -> None:
+    def __init__(self, game: GameLike, seed: int = 0) -> None:
         self.game = game
         self._rng = random.Random(seed)
 
@@ -167,10 +167,10 @@ class HeuristicBot:
 
 
 #: The bots by name, as the CLI offers them.
-BOTS: dict[str, Callable[[Game, int], Bot]] = {"random": RandomBot, "heuristic": HeuristicBot}
+BOTS: dict[str, Callable[[GameLike, int], Bot]] = {"random": RandomBot, "heuristic": HeuristicBot}
 
 
-def make_bots(game: Game, kind: str, seed: int = 0) -> list[Bot]:
+def make_bots(game: GameLike, kind: str, seed: int = 0) -> list[Bot]:
     """One bot of ``kind`` per seat, each with its own seed."""
     if kind not in BOTS:
         raise ValueError(f"unknown bot {kind!r} (bots: {', '.join(BOTS)})")

@@ -87,7 +87,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     if not final.is_terminal:
         scores = ", ".join(f"seat {s} {x}" for s, x in final.scoreboard.items())
         print(f"\nStopped after {args.deals} deal(s). Scores: {scores}")
-    log = final.log()
+    log = EventLog.from_state(final)
     if args.log:
         log.save(args.log)
         print(f"Log written to {args.log} ({len(log.entries)} events).")

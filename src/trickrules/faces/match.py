@@ -13,15 +13,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from trickrules.engine.game import Game
-from trickrules.engine.state import State
+from trickrules.engine.state import GameLike, State
 from trickrules.faces.bots import Bot
+from trickrules.records.view import View
 
 __all__ = ["play_match"]
 
 
 def play_match(
-    game: Game,
+    game: GameLike,
     players: Sequence[Bot],
     seed: int = 0,
     *,
@@ -40,7 +40,7 @@ def play_match(
     while not state.is_terminal and (max_deals is None or state.match.deals_done < max_deals):
         seat = state.to_move
         assert seat is not None
-        state = state.apply(players[seat].choose(state.view(seat)))
+        state = state.apply(players[seat].choose(View.from_state(state, seat)))
         if on_step is not None:
             on_step(state)
     return state

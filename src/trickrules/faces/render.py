@@ -32,12 +32,12 @@ from trickrules.engine.events import (
     TurnedTaken,
     WentAlone,
 )
-from trickrules.engine.game import Game
+from trickrules.engine.state import GameLike
 
 __all__ = ["describe_event", "rules_data", "rules_text"]
 
 
-def rules_data(game: Game, trump: str | None = None) -> dict[str, Any]:
+def rules_data(game: GameLike, trump: str | None = None) -> dict[str, Any]:
     """The deck and rank orders as plain data (the ``rules --json`` output).
 
     ``trump`` is a suit code or ``none``; it defaults to the first trump
@@ -61,7 +61,7 @@ def rules_data(game: Game, trump: str | None = None) -> dict[str, Any]:
     }
 
 
-def _trump_key(game: Game, trump: str | None) -> int:
+def _trump_key(game: GameLike, trump: str | None) -> int:
     keys = game.cards.trump_keys()
     if trump is None:
         return keys[0]
@@ -78,7 +78,7 @@ def _trump_key(game: Game, trump: str | None) -> int:
     return key
 
 
-def rules_text(game: Game, trump: str | None = None) -> str:
+def rules_text(game: GameLike, trump: str | None = None) -> str:
     """A readable rules summary: deck, ranks per trump suit, ladder, obligations, payouts."""
     spec = game.spec
     cards = game.cards
@@ -147,7 +147,7 @@ def rules_text(game: Game, trump: str | None = None) -> str:
     return "\n".join(out)
 
 
-def _making_text(game: Game) -> list[str]:
+def _making_text(game: GameLike) -> list[str]:
     """The lines of a rules summary on trumps made round the table (none for other games)."""
     making = game.rules.making
     if making is None:

@@ -27,7 +27,7 @@ from trickrules.engine.game import Game, load
 from trickrules.engine.phases import action_of as phase_action_of
 from trickrules.engine.phases import redact
 from trickrules.engine.rng import RNG_VERSION
-from trickrules.engine.state import State
+from trickrules.engine.state import GameLike, State
 from trickrules.errors import ArgumentError, LogFormatError, LogIntegrityError, SpecError, TrickrulesError
 from trickrules.records.strictjson import read_json, show
 from trickrules.spec.converter import converter, describe_error
@@ -275,7 +275,7 @@ def _path(path: object) -> str:
     return text
 
 
-def action_of(game: Game, event: Event) -> Action:
+def action_of(game: GameLike, event: Event) -> Action:
     """The player action that an action event records (the phase that made it says how)."""
     action = phase_action_of(game, event)
     if action is None:
@@ -283,7 +283,7 @@ def action_of(game: Game, event: Event) -> Action:
     return action
 
 
-def replay(log: EventLog | str | bytes, game: Game | None = None, *, partial: bool = False) -> State:
+def replay(log: EventLog | str | bytes, game: GameLike | None = None, *, partial: bool = False) -> State:
     """Rebuild the final state of a log, checking every derived event.
 
     ``game`` defaults to the bundled game the header names, with its options.

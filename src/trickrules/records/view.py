@@ -67,6 +67,11 @@ class View:
     #: Each counter carried from deal to deal (``scoring.counters``): its name and its value per seat.
     counters: tuple[tuple[str, tuple[int, ...]], ...] = ()
 
+    @classmethod
+    def from_state(cls, state: State, seat: int) -> View:
+        """What ``seat`` may know of ``state``."""
+        return make_view(state, seat)
+
     def to_json(self) -> str:
         """The view as compact JSON with sorted keys (stable byte for byte)."""
         return json.dumps(converter.unstructure(self), sort_keys=True, separators=(",", ":"))

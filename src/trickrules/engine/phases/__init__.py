@@ -33,7 +33,7 @@ from trickrules.engine.phases import (
 from trickrules.engine.records import Phase
 
 if TYPE_CHECKING:
-    from trickrules.engine.game import Game
+    from trickrules.engine.state import GameLike
 
 __all__ = ["action_of", "mechanisms", "redact"]
 
@@ -90,7 +90,7 @@ _REPLAYS: Mapping[type, Replay] = MappingProxyType(
 )
 
 
-def action_of(game: Game, event: Event) -> Action | None:
+def action_of(game: GameLike, event: Event) -> Action | None:
     """The player action ``event`` records, or ``None`` for an event the rules derive."""
     how = _REPLAYS.get(type(event))
     return None if how is None else how(event, game)

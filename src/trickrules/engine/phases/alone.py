@@ -21,7 +21,7 @@ from trickrules.engine.records import Actor, DealInfo, Phase, evolve
 from trickrules.engine.state import State
 
 if TYPE_CHECKING:
-    from trickrules.engine.game import Game
+    from trickrules.engine.state import GameLike
 
 __all__ = ["MECHANISM", "begin"]
 
@@ -80,7 +80,7 @@ def _step(state: State, action: Action) -> State:
     return setup.start_play(state, d, events)
 
 
-def _went(event: WentAlone, game: Game) -> Action:
+def _went(event: WentAlone, game: GameLike) -> Action:
     return game.action("alone")
 
 

@@ -22,7 +22,7 @@ from trickrules.engine.records import DEALER, Actor, DealInfo, Phase, Step, Tall
 from trickrules.engine.state import State
 
 if TYPE_CHECKING:
-    from trickrules.engine.game import Game
+    from trickrules.engine.state import GameLike
 
 __all__ = ["MECHANISM", "late_window", "open_late_window"]
 
@@ -152,7 +152,7 @@ def _step(state: State, action: Action) -> State:
     return setup.next_setup(state, d, events)
 
 
-def _announced(event: Announced, game: Game) -> Action:
+def _announced(event: Announced, game: GameLike) -> Action:
     return game.action(f"announce {event.name}")
 
 

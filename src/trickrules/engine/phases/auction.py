@@ -21,7 +21,7 @@ from trickrules.engine.scoring import eligibility_env
 from trickrules.engine.state import State
 
 if TYPE_CHECKING:
-    from trickrules.engine.game import Game
+    from trickrules.engine.state import GameLike
 
 __all__ = ["MECHANISM"]
 
@@ -127,7 +127,7 @@ def _contract_won(
     return setup.next_setup(state, d, events)
 
 
-def _bid(event: BidMade, game: Game) -> Action:
+def _bid(event: BidMade, game: GameLike) -> Action:
     return game.action(f"bid {event.contract}")
 
 

@@ -19,7 +19,7 @@ from trickrules.engine.records import DEALER, Actor, Phase, evolve
 from trickrules.engine.state import State
 
 if TYPE_CHECKING:
-    from trickrules.engine.game import Game
+    from trickrules.engine.state import GameLike
 
 __all__ = ["MECHANISM", "callable_cards"]
 
@@ -97,7 +97,7 @@ def _step(state: State, action: Action) -> State:
     return setup.next_setup(state, d, events)
 
 
-def _called(event: CardCalled, game: Game) -> Action:
+def _called(event: CardCalled, game: GameLike) -> Action:
     return game.action(f"call {event.card}")
 
 

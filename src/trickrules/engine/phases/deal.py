@@ -29,7 +29,7 @@ from trickrules.spec.converter import MAX_INT
 from trickrules.spec.formula import MAX_MAGNITUDE, to_int
 
 if TYPE_CHECKING:
-    from trickrules.engine.game import Game
+    from trickrules.engine.state import GameLike
 
 __all__ = ["MAX_START", "REVEALS", "new_match", "start_deal"]
 
@@ -48,7 +48,7 @@ REVEALS: Mapping[type, Reveal] = MappingProxyType({Dealt: _dealt_for})
 
 
 def new_match(
-    game: Game,
+    game: GameLike,
     seed: int = 0,
     dealer: int = 0,
     hands: Sequence[Sequence[str]] | None = None,
@@ -108,7 +108,7 @@ def _codes(hand: object, seat: int) -> tuple[str, ...]:
 
 
 def _stacked_masks(
-    game: Game, hands: tuple[tuple[str, ...], ...], dealer: int, turned: str | None
+    game: GameLike, hands: tuple[tuple[str, ...], ...], dealer: int, turned: str | None
 ) -> tuple[tuple[int, ...], int | None, str]:
     """Read stacked hands; return masks, the turned card, and a misdeal reason ("" if none)."""
     cards = game.cards
@@ -149,7 +149,7 @@ def _stacked_masks(
 
 
 def _deal_from_seed(
-    game: Game, seed: int, shuffle_no: int, dealer: int, size: int
+    game: GameLike, seed: int, shuffle_no: int, dealer: int, size: int
 ) -> tuple[tuple[int, ...], int | None, tuple[tuple[str, ...], ...]]:
     """Shuffle and deal ``size`` cards each; return the hands as masks, the turned card and the hands as codes."""
     t = game._tables
@@ -229,7 +229,7 @@ def start_deal(
     return State(game, Phase.PLAY, leader, hands, (), leader, deal, tally, match, history)
 
 
-def _ante_due(game: Game, match: MatchInfo, number: int) -> int:
+def _ante_due(game: GameLike, match: MatchInfo, number: int) -> int:
     rules = game.rules
     when = rules.ante_when
     if when == "never" or (when == "first_deal" and number != 0) or (when == "empty_pot" and match.pot):

@@ -19,12 +19,12 @@ from trickrules.engine.records import Actor, DealInfo, Meld, Phase, Tally, evolv
 from trickrules.engine.state import State
 
 if TYPE_CHECKING:
-    from trickrules.engine.game import Game
+    from trickrules.engine.state import GameLike
 
 __all__ = ["MECHANISM", "window"]
 
 
-def _melds(game: Game, d: DealInfo, tally: Tally, seat: int, hand: int, held: bool) -> list[Meld]:
+def _melds(game: GameLike, d: DealInfo, tally: Tally, seat: int, hand: int, held: bool) -> list[Meld]:
     """The melds ``seat`` (holding ``hand``) may still declare, best first.
 
     With ``held``, those it holds; without, whether it *might* hold one
@@ -140,7 +140,7 @@ def _step(state: State, action: Action) -> State:
     return setup.moved(state, Phase.PLAY, state.leader, d, tuple(events), tally)
 
 
-def _declared(event: Declared, game: Game) -> Action:
+def _declared(event: Declared, game: GameLike) -> Action:
     decl = next((d for d in game.rules.declarations if d.name == event.name), None)
     if decl is not None and decl.suit == "trump":
         return game.action(f"declare {event.name}")

@@ -23,7 +23,7 @@ from trickrules.engine.records import DEALER, Actor, DealInfo, Phase, Step, evol
 from trickrules.engine.state import State
 
 if TYPE_CHECKING:
-    from trickrules.engine.game import Game
+    from trickrules.engine.state import GameLike
 
 __all__ = ["MECHANISM", "take_up"]
 
@@ -81,7 +81,7 @@ def _discarded_for(event: Discarded, seat: int) -> Discarded:
     return event if seat == event.seat else evolve(event, card=HIDDEN)
 
 
-def _discarded(event: Discarded, game: Game) -> Action:
+def _discarded(event: Discarded, game: GameLike) -> Action:
     return game.action(f"discard {event.card}")
 
 

@@ -17,7 +17,7 @@ from trickrules.engine.records import DEALER, Actor, Phase, evolve
 from trickrules.engine.state import State
 
 if TYPE_CHECKING:
-    from trickrules.engine.game import Game
+    from trickrules.engine.state import GameLike
 
 __all__ = ["MECHANISM"]
 
@@ -73,7 +73,7 @@ def _given_for(event: CardGiven, seat: int) -> CardGiven:
     return event if seat in (event.seat, event.to) else evolve(event, card=HIDDEN)
 
 
-def _given(event: CardGiven, game: Game) -> Action:
+def _given(event: CardGiven, game: GameLike) -> Action:
     return game.action(f"give {event.card}")
 
 

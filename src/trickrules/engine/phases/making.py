@@ -30,7 +30,7 @@ from trickrules.engine.state import State
 
 if TYPE_CHECKING:
     from trickrules.compile.making import Making
-    from trickrules.engine.game import Game
+    from trickrules.engine.state import GameLike
 
 __all__ = ["MECHANISM"]
 
@@ -99,7 +99,7 @@ def _step(state: State, action: Action) -> State:
     return alone.begin(state, d, events)
 
 
-def _named(event: TrumpNamed, game: Game) -> Action:
+def _named(event: TrumpNamed, game: GameLike) -> Action:
     return game.action(f"trump {event.suit}")
 
 

@@ -28,12 +28,12 @@ from trickrules.engine.rng import chosen
 from trickrules.engine.state import State
 
 if TYPE_CHECKING:
-    from trickrules.engine.game import Game
+    from trickrules.engine.state import GameLike
 
 __all__ = ["MECHANISM", "offset"]
 
 
-def offset(game: Game, number: int, seed: int, shuffle_no: int) -> int:
+def offset(game: GameLike, number: int, seed: int, shuffle_no: int) -> int:
     """How many seats on the passed cards of deal ``number`` go (0: no passing in that deal).
 
     In turn, deal after deal; or, with ``passing.order = "chance"``, drawn
@@ -114,7 +114,7 @@ def _done_for(event: PassingDone, seat: int) -> PassingDone:
     return evolve(event, received=received)
 
 
-def _passed(event: CardPassed, game: Game) -> Action:
+def _passed(event: CardPassed, game: GameLike) -> Action:
     return game.action(f"give {event.card}")
 
 

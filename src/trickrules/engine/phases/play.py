@@ -21,7 +21,7 @@ from trickrules.engine.state import State, set_cache
 from trickrules.errors import IllegalActionError
 
 if TYPE_CHECKING:
-    from trickrules.engine.game import Game
+    from trickrules.engine.state import GameLike
 
 __all__ = ["MECHANISM"]
 
@@ -189,7 +189,7 @@ def _end_trick(
     return State(game, Phase.PLAY, winner, hands, (), winner, d, tally, match, Step(state.history, events))
 
 
-def _played(event: CardPlayed, game: Game) -> Action:
+def _played(event: CardPlayed, game: GameLike) -> Action:
     return game.action(f"play {event.card}")
 
 

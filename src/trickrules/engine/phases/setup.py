@@ -16,7 +16,7 @@ from trickrules.engine.records import Actor, DealInfo, Phase, Step, Tally, evolv
 from trickrules.engine.state import State
 
 if TYPE_CHECKING:
-    from trickrules.engine.game import Game
+    from trickrules.engine.state import GameLike
 
 __all__ = ["first_leader", "moved", "next_setup", "start_play", "trump_chooser"]
 
@@ -100,7 +100,7 @@ def start_play(state: State, d: DealInfo, events: list[tuple[Actor, Event]]) -> 
     return State(game, Phase.PLAY, eldest, state.hands, (), eldest, d, state.tally, state.match, history)
 
 
-def first_leader(game: Game, hands: tuple[int, ...], default: int) -> int:
+def first_leader(game: GameLike, hands: tuple[int, ...], default: int) -> int:
     """Who leads the first trick: the holder of the ``first_lead`` obligation's card, if any seat holds it."""
     card = game._tables.leads.first_card
     if card is not None:

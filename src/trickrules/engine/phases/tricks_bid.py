@@ -25,7 +25,7 @@ from trickrules.engine.records import Actor, DealInfo, Phase, evolve
 from trickrules.engine.state import State
 
 if TYPE_CHECKING:
-    from trickrules.engine.game import Game
+    from trickrules.engine.state import GameLike
 
 __all__ = ["MECHANISM", "bid_range"]
 
@@ -99,7 +99,7 @@ def _step(state: State, action: Action) -> State:
     return setup.start_play(state, d, list(events))
 
 
-def _bid(event: TricksBidEvent, game: Game) -> Action:
+def _bid(event: TricksBidEvent, game: GameLike) -> Action:
     return game.action(f"bid {event.tricks}")
 
 

@@ -14,7 +14,7 @@ from trickrules.engine.records import Actor, Phase, evolve
 from trickrules.engine.state import State
 
 if TYPE_CHECKING:
-    from trickrules.engine.game import Game
+    from trickrules.engine.state import GameLike
 
 __all__ = ["MECHANISM"]
 
@@ -35,7 +35,7 @@ def _step(state: State, action: Action) -> State:
     return setup.start_play(state, d, events)
 
 
-def _named(event: TrumpNamed, game: Game) -> Action:
+def _named(event: TrumpNamed, game: GameLike) -> Action:
     return game.action(f"trump {event.suit}")
 
 

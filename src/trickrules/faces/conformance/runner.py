@@ -1,9 +1,8 @@
 """Running conformance cases, counting coverage, and verifying variants.
 
-A case runs by loading its game (the document's game, or the spec given to
-the runner), starting a match from its seed, dealer and stacked hands,
-applying its actions, and checking its expectations. Each failure names the
-case, its clauses, their source lines and paraphrases, and what differed.
+A case runs by loading its game (the document's game, or the spec given to the runner), starting
+a match from its seed, dealer and stacked hands, applying its actions, and checking its
+expectations. Each failure names the case, its clauses, their source lines and what differed.
 """
 
 from __future__ import annotations
@@ -17,10 +16,11 @@ from attrs import frozen
 
 from trickrules.engine.events import event_to_data
 from trickrules.engine.game import Game, load
-from trickrules.engine.state import State
+from trickrules.engine.state import GameLike, State
 from trickrules.errors import IllegalActionError, SpecError, TrickrulesError
 from trickrules.faces.conformance.model import Case, Expect, Manifest, load_cases, load_manifest
 from trickrules.faces.render import rules_data
+from trickrules.records.view import View
 from trickrules.spec.converter import unstructure
 from trickrules.spec.loader import bundled_names
 
@@ -137,7 +137,7 @@ def _differ(what: str, want: object, got: object) -> str:
     return f"{what}: expected {_fmt(want)}, got {_fmt(got)}"
 
 
-def _check_cards(game: Game, expect: Expect) -> list[str]:
+def _check_cards(game: GameLike, expect: Expect) -> list[str]:
     """The expectations about the card orders, the deck and the card points that do not hold."""
     bad: list[str] = []
     if expect.trump or expect.trump_order is not None or expect.plain_order is not None:
@@ -205,7 +205,7 @@ def _check_events(state: State, expect: Expect) -> list[str]:
     return bad
 
 
-def _check_deal(game: Game, state: State, expect: Expect) -> list[str]:
+def _check_deal(game: GameLike, state: State, expect: Expect) -> list[str]:
     """The expectations about the deal and the match (contract, tricks, scores...) that do not hold."""
     bad: list[str] = []
     if expect.contract is not None and expect.contract != (state.contract or ""):
@@ -239,11 +239,11 @@ def _check_seats(state: State, expect: Expect) -> list[str]:
         if sorted(cards) != sorted(got_hand):
             bad.append(_differ(f"hand of seat {seat_key}", sorted(cards), sorted(got_hand)))
     for seat_text, partner in (expect.view_partner or {}).items():
-        got_partner = state.view(int(seat_text)).partner
+        got_partner = View.from_state(state, int(seat_text)).partner
         if got_partner != partner:
             bad.append(_differ(f"seat {seat_text}'s view of the partner", partner, got_partner))
     for seat in expect.view_hides_partner:
-        view = state.view(seat)
+        view = View.from_state(state, seat)
         if view.partner is not None:
             bad.append(f"seat {seat}'s view shows the partner (seat {view.partner}) before the rules reveal it")
         if "partner" in view.to_json().replace('"partner":null', ""):
@@ -251,7 +251,7 @@ def _check_seats(state: State, expect: Expect) -> list[str]:
     return bad
 
 
-def _check(game: Game, state: State, expect: Expect) -> list[str]:
+def _check(game: GameLike, state: State, expect: Expect) -> list[str]:
     """The expectations that do not hold, as sentences (empty: all hold)."""
     return [
         *_check_cards(game, expect),
@@ -300,7 +300,7 @@ def check_case(case: Case, games: _Games, default_game: str) -> CaseResult:
         problems = _check(game, state, case.expect)
     except (ValueError, TrickrulesError) as exc:
         problems = [f"an expectation could not be checked: {exc}"]
-    observed = str(unstructure(state.view(state.to_move if state.to_move is not None else 0)))[:2000]
+    observed = str(unstructure(View.from_state(state, state.to_move if state.to_move is not None else 0)))[:2000]
     if problems:
         return CaseResult(case, False, "; ".join(problems), observed)
     return CaseResult(case, True, "", observed)

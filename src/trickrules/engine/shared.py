@@ -1,0 +1,68 @@
+"""The actions and common events of a game, built once per game and shared by every state."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+
+from trickrules.compile.codegen import unpacker
+from trickrules.compile.tables import Tables
+from trickrules.engine.actions import Action
+from trickrules.engine.events import BidMade, CardPlayed, Passed, shared
+from trickrules.engine.records import Actor
+
+__all__ = ["SharedValues"]
+
+
+class SharedValues:
+    """The actions and common events of a game, built once and shared by every state."""
+
+    __slots__ = (
+        "actions",
+        "bid_actions",
+        "bid_events",
+        "pass_action",
+        "pass_events",
+        "play_actions",
+        "play_actions_of",
+        "play_events",
+        "trump_actions",
+    )
+
+    def __init__(self, t: Tables) -> None:
+        rules = t.rules
+        codes = t.cards.codes
+        seats = range(t.players)
+        self.play_actions = tuple(Action("play", c) for c in codes)
+        #: The play actions of the cards in a mask, in deck order.
+        self.play_actions_of: Callable[[int], tuple[Action, ...]] = unpacker(self.play_actions)
+        #: Per seat (and contract, and card): the step's events, shared.
+        self.pass_events: tuple[tuple[tuple[Actor, Passed]], ...] = tuple(
+            ((seat, shared(Passed, seat)),) for seat in seats
+        )
+        self.bid_events: tuple[tuple[tuple[tuple[Actor, BidMade]], ...], ...] = tuple(
+            tuple(((seat, shared(BidMade, seat, c.name)),) for c in rules.contracts) for seat in seats
+        )
+        self.play_events: tuple[tuple[tuple[tuple[Actor, CardPlayed]], ...], ...] = tuple(
+            tuple(((seat, CardPlayed(seat, code, "")),) for code in codes) for seat in seats
+        )
+        actions: list[Action] = [*self.play_actions, Action("pass")]
+        actions += [Action("give", c) for c in codes]
+        actions += [Action("call", c) for c in codes]
+        actions += [Action("bid", c.name) for c in rules.contracts]
+        actions += [Action("trump", s) for s in t.cards.suit_codes] + [Action("trump", "none")]
+        actions += [Action("announce", name) for name in t.announcement_names]
+        if rules.making is not None:
+            actions += [Action("discard", c) for c in codes] + [Action("alone")]
+        for decl in rules.declarations:
+            if decl.suit == "trump":
+                actions.append(Action("declare", decl.name))
+            else:
+                actions += [Action("declare", f"{decl.name} {s}") for s in t.cards.suit_codes]
+        self.actions: Mapping[str, Action] = MappingProxyType({str(a): a for a in actions})
+        self.pass_action = self.actions["pass"]
+        self.bid_actions = tuple(self.actions[f"bid {c.name}"] for c in rules.contracts)
+        trump_texts = [f"trump {s}" for s in t.cards.suit_codes]
+        if rules.allow_no_trump:
+            trump_texts.append("trump none")
+        self.trump_actions = tuple(self.actions[x] for x in trump_texts)
