@@ -1,4 +1,4 @@
-"""Compiling ``[making]``: trumps made round the table, as in Euchre (``trump.chosen_by = "made"``).
+"""Compiling ``[making]``: trumps made round the table with a turned card (``trump.chosen_by = "made"``).
 
 :func:`compile_making` checks the section against the deck, the deal and the
 seating (with the key path in the message) and returns the flat record the

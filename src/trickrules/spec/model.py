@@ -119,7 +119,7 @@ class PromotionSpec:
     ``rank`` maps a trump suit's colour or code to a rank code, meaning "that
     rank *of the trump suit*" (for example ``{black = "2", red = "7"}``).
     With ``suit = "same_colour"`` a ``rank`` promotion takes that rank of the
-    *other* suit of the trump suit's colour instead (Euchre's left bower).
+    *other* suit of the trump suit's colour instead (a "left bower").
     Places count from 1, the highest trump.
     """
 
@@ -161,7 +161,7 @@ class TrumpSpec:
 
 @frozen
 class MakingSpec:
-    """Making trumps round the table (``trump.chosen_by = "made"``), as in Euchre; see ``docs/dsl.md``.
+    """Making trumps round the table with a turned card (``trump.chosen_by = "made"``); see ``docs/dsl.md``.
 
     Each of ``rounds`` goes once round the table from the eldest hand: a
     player passes or makes trumps (the turned card's suit in a ``turned``
