@@ -243,7 +243,8 @@ def test_schema_has_exactly_the_event_types_and_fields_of_the_event_classes() ->
         assert sub["required"] == fields, tag
         assert sub["additionalProperties"] is False, tag
         assert sub["properties"]["type"] == {"const": tag}
-        actor = "playerActor" if tag in ACTION_EVENTS else "dealerActor"
+        # An announcement made by leading a card follows from that card, so it may be by the dealer.
+        actor = "playerOrDealerActor" if tag == "announce" else "playerActor" if tag in ACTION_EVENTS else "dealerActor"
         assert sub["properties"]["actor"] == {"$ref": f"#/$defs/{actor}"}, tag
     assert set(defs["play_event"]["properties"]["revoke"]["enum"]) == set(REASONS)
 

@@ -107,15 +107,16 @@ def _step_late(state: State, action: Action) -> State:
             # The deal ends here and is scored on the tricks taken so far.
             return deal_end.finish_deal(state, state.hands, d, state.tally, events)
     elif answer == "lead":
-        # Leading commits: the announcement is recorded, then the card is played, in one step.
-        announced = (seat, shared(Announced, seat, late))
+        # Leading commits: the card played is the seat's action, and the announcement it makes
+        # follows from it, so the log records it as derived (replay plays the card and finds it).
+        announced: tuple[Actor, Event] = (DEALER, shared(Announced, seat, late))
         d = evolve(d, announced=(*d.announced, late), late=None)
         lead = State(state.game, Phase.PLAY, seat, state.hands, (), seat, d, state.tally, state.match, state.history)
         after = lead.apply(action)
         step = after.history
         if step is not None and step.before is state.history:
             a = after
-            history = Step(state.history, (announced, *step.events))
+            history = Step(state.history, (*step.events, announced))
             after = State(a.game, a.phase, a.to_move, a.hands, a.trick, a.leader, a.deal, a.tally, a.match, history)
         return after
     elif entry.by == "declarer_side" and real_partner and seat == d.declarer:

@@ -1,0 +1,41 @@
+"""Regressions for findings reported against the library, each named after what it found."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
+
+import trickrules
+from trickrules import EventLog
+from trickrules.engine.events import Announced
+from trickrules.faces.bots import make_bots
+from trickrules.faces.match import play_match
+
+
+def test_a_lone_hombre_answering_the_late_vole_by_leading_writes_a_log_that_replays() -> None:
+    """``trickrules play quadrille-fi --seed 87 --bots random`` wrote a log its replay refused at event 2443.
+
+    The lone Hombre answers the late Vole by leading a card: the card is his
+    action, and the announcement it makes is recorded after it, as derived.
+    """
+    game = trickrules.load("quadrille-fi")
+    final = play_match(game, make_bots(game, "random", 87), 87)
+    log = EventLog.from_state(final)
+    led = [
+        (log.entries[n - 1].event.TAG, e.actor)
+        for n, e in enumerate(log.entries)
+        if isinstance(e.event, Announced) and e.actor == "dealer"
+    ]
+    assert led, "the match no longer reaches a Vole announced by leading: pick another seed"
+    assert all(tag == "play" for tag, _ in led)
+    assert trickrules.replay(log.to_json()) == final
+
+
+def test_the_log_of_a_vole_announced_by_leading_matches_the_log_schema() -> None:
+    schema = json.loads((Path(__file__).resolve().parent.parent / "docs" / "log-schema.json").read_text())
+    validator = Draft202012Validator(schema)
+    game = trickrules.load("quadrille-fi")
+    text = EventLog.from_state(play_match(game, make_bots(game, "random", 87), 87)).to_json()
+    assert [line for line in text.splitlines() if list(validator.iter_errors(json.loads(line)))] == []
