@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
 
 import trickrules
@@ -39,3 +40,21 @@ def test_the_log_of_a_vole_announced_by_leading_matches_the_log_schema() -> None
     game = trickrules.load("quadrille-fi")
     text = EventLog.from_state(play_match(game, make_bots(game, "random", 87), 87)).to_json()
     assert [line for line in text.splitlines() if list(validator.iter_errors(json.loads(line)))] == []
+
+
+def test_a_fullwidth_letter_in_a_formula_is_refused_rather_than_read_as_ascii() -> None:
+    """``ｐoints`` was silently read as ``points`` (Python normalises identifiers)."""
+    from trickrules.errors import FormulaError
+    from trickrules.spec.formula import compile_formula
+
+    with pytest.raises(FormulaError, match=r"U\+FF50.*formulas are written in ASCII"):
+        compile_formula("\uff50oints > 3", ["points"])
+    assert compile_formula("points > 3", ["points"]).evaluate({"points": 4})
+
+
+def test_a_spec_that_starts_with_a_byte_order_mark_loads(tmp_path: Path) -> None:
+    """A UTF-8 BOM gave ``Invalid statement (at line 1, column 1)``."""
+    whist = (Path(__file__).resolve().parent.parent / "specs" / "whist.toml").read_text(encoding="utf-8")
+    path = tmp_path / "bom.toml"
+    path.write_bytes(b"\xef\xbb\xbf" + whist.replace('name = "whist"', 'name = "bom"').encode("utf-8"))
+    assert trickrules.load(path).spec.title == trickrules.load("whist").spec.title

@@ -278,6 +278,11 @@ def _check_source(source: object, where: str) -> str:
         if unicodedata.category(char).startswith("C"):
             control = f"the control character U+{ord(char):04X}"
             raise _error(where, f"the formula {_quote(source)} contains {control}; use plain text.")
+        if not char.isascii():
+            # Python reads identifiers after NFKC normalisation: a fullwidth letter would
+            # silently stand for its ASCII twin, so a formula is written in ASCII.
+            letter = f"the character {char!r} (U+{ord(char):04X})"
+            raise _error(where, f"the formula {_quote(source)} contains {letter}; formulas are written in ASCII.")
     if not source.strip():
         raise _error(where, "the formula is empty.")
     return source.strip()

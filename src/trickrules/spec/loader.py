@@ -134,6 +134,8 @@ def parse_raw(text: str, where: str) -> dict[str, Any]:
     """Parse TOML text within the limits, as plain data."""
     if len(text) > MAX_SPEC_BYTES:
         raise SpecError(f"{where}: the text is longer than {MAX_SPEC_BYTES} characters.")
+    if text.startswith("\ufeff"):
+        text = text[1:]  # a byte-order mark some editors write: not part of the TOML
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
