@@ -58,3 +58,30 @@ def test_a_spec_that_starts_with_a_byte_order_mark_loads(tmp_path: Path) -> None
     path = tmp_path / "bom.toml"
     path.write_bytes(b"\xef\xbb\xbf" + whist.replace('name = "whist"', 'name = "bom"').encode("utf-8"))
     assert trickrules.load(path).spec.title == trickrules.load("whist").spec.title
+
+
+def test_extends_opens_only_a_bundled_spec_or_a_file_next_to_the_overlay(tmp_path: Path) -> None:
+    """``extends`` opened and parsed any path, ``/proc/self/environ`` included."""
+    from trickrules import SpecError
+
+    for target in ("/proc/self/environ", "../outside.toml", str(tmp_path.parent / "x.toml")):
+        overlay = tmp_path / "overlay.toml"
+        overlay.write_text(f'extends = "{target}"\nname = "o"\n', encoding="utf-8")
+        with pytest.raises(SpecError, match=r"neither a bundled game .* nor a file next to this overlay"):
+            trickrules.load(overlay)
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "base.toml").write_text('extends = "manille"\nname = "base"\n', encoding="utf-8")
+    overlay.write_text('extends = "sub/base.toml"\nname = "o"\n', encoding="utf-8")
+    assert trickrules.load(overlay).cards == trickrules.load("manille").cards
+
+
+@pytest.mark.parametrize("char", ["\x1b", "\x07", "\x00", "\u202e"])
+def test_a_control_character_in_a_spec_string_is_refused(tmp_path: Path, char: str) -> None:
+    """An ANSI escape or a bell in a title or a suit name was printed raw by ``rules`` and ``play``."""
+    from trickrules import SpecError
+
+    overlay = tmp_path / "bad.toml"
+    escaped = f"\\u{ord(char):04X}"  # TOML's own escape: the file itself holds no control character
+    overlay.write_text(f'extends = "manille"\ntitle = "Manille{escaped}[31m"\n', encoding="utf-8")
+    with pytest.raises(SpecError, match=rf"title: the control character U\+{ord(char):04X} is not accepted"):
+        trickrules.load(overlay)

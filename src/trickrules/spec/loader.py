@@ -20,6 +20,7 @@ import copy
 import hashlib
 import json
 import tomllib
+import unicodedata
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -88,6 +89,33 @@ def _resolve(name_or_path: str | Path, relative_to: Path | None = None) -> Path:
     return bundled_path(text)
 
 
+def _resolve_parent(parent: str, overlay: Path, where: str) -> Path:
+    """The spec an overlay ``extends``: a bundled name, or a file inside the overlay's own folder.
+
+    Nothing else is opened, so a spec handed over by someone else cannot make
+    the loader read an arbitrary file (``/proc/self/environ``, ``~/.ssh/...``).
+    """
+    if parent in bundled_names():
+        return (_specs_dir() / f"{parent}.toml").resolve()
+    folder = overlay.parent.resolve()
+    candidate = (folder / parent).resolve()
+    if not candidate.is_relative_to(folder) or not candidate.is_file():
+        known = ", ".join(bundled_names())
+        raise SpecError(
+            f"{where}: extends: {parent!r} is neither a bundled game ({known}) nor a file next to this overlay "
+            f"(in {folder} or below it)."
+        )
+    return candidate
+
+
+def _check_text(text: str, where: str, path: str) -> None:
+    """Refuse control characters (an escape or a bell would act on a terminal that shows the spec)."""
+    for char in text:
+        if char not in "\n\t" and unicodedata.category(char).startswith("C"):
+            shown = path or "(top level)"
+            raise SpecError(f"{where}: {shown}: the control character U+{ord(char):04X} is not accepted.")
+
+
 def _check_tree(value: object, where: str, path: str, depth: int, counter: list[int]) -> None:
     counter[0] += 1
     if counter[0] > MAX_NODES:
@@ -101,8 +129,11 @@ def _check_tree(value: object, where: str, path: str, depth: int, counter: list[
         )
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_INT:
         raise SpecError(f"{where}: {path}: integer out of range (at most 2**53 in magnitude).")
+    if isinstance(value, str):
+        _check_text(value, where, path)
     if isinstance(value, dict):
         for key, item in value.items():
+            _check_text(key, where, path)
             _check_tree(item, where, f"{path}.{key}" if path else key, depth + 1, counter)
     elif isinstance(value, list):
         for index, item in enumerate(value):
@@ -233,13 +264,7 @@ def _load_tree(path: Path, chain: tuple[Path, ...]) -> tuple[dict[str, Any], dic
         raise SpecError(f"{where}: extends: expected the name or path of a spec, found {parent!r}.")
     if len(chain) > MAX_EXTENDS:
         raise SpecError(f"{where}: extends: more than {MAX_EXTENDS} levels of overlays.")
-    try:
-        parent_path = _resolve(parent, relative_to=path).resolve()
-    except SpecError:
-        known = ", ".join(bundled_names())
-        raise SpecError(
-            f"{where}: extends: {parent!r} is neither a bundled game ({known}) nor a file next to this overlay."
-        ) from None
+    parent_path = _resolve_parent(parent, path, where)
     if parent_path in chain:
         raise SpecError(f"{where}: extends: {parent!r} extends this file again (a cycle).")
     base, base_chosen = _load_tree(parent_path, (*chain, parent_path))
