@@ -476,8 +476,8 @@ def test_hearts_scores_a_deal_as_its_rules_count_it(options: dict[str, str]) -> 
 
 @pytest.mark.parametrize("name", ["whist", "quadrille", "manille", "cuatrola", "spades", "oh-hell", "euchre"])
 def test_after_passing_a_deal_opens_as_it_would_without(tmp_path: Path, name: str) -> None:
-    # passing.py repeats the order in which deal.start_deal opens a deal (the auction, bids of
-    # tricks, making trumps, the dealer's trumps, the first lead): the two must agree, game by game.
+    # After the passing, the deal opens through the same setup.open_deal as a deal without it
+    # (the auction, bids of tricks, making trumps, the dealer's trumps, the first lead).
     if name not in trickrules.bundled_names():
         pytest.skip(f"{name} is not bundled")
     games = {}

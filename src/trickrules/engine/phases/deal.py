@@ -17,8 +17,7 @@ from typing import TYPE_CHECKING
 from trickrules.compile.cards import NO_TRUMP
 from trickrules.engine.events import HIDDEN, POT, Dealt, Event, Misdealt, paid
 from trickrules.engine.mechanism import Reveal
-from trickrules.engine.phases import passing
-from trickrules.engine.phases.setup import first_leader
+from trickrules.engine.phases import passing, setup
 from trickrules.engine.records import DEALER, Actor, DealInfo, MatchInfo, Phase, Step, Tally, evolve
 from trickrules.engine.rng import shuffled
 from trickrules.engine.scoring import deal_constants
@@ -214,19 +213,11 @@ def start_deal(
     eldest = (dealer + 1) % n
     history = Step(prev.history, tuple(events))
     pass_offset = passing.offset(game, number, match.seed, shuffle_no)
-    if pass_offset:  # cards are passed first; passing.py then opens the deal as below
+    if pass_offset:  # cards are passed first; then the deal opens as below (setup.open_deal)
         deal = evolve(deal, pass_offset=pass_offset)
         return State(game, Phase.PASSING, eldest, hands, (), eldest, deal, tally, match, history)
-    if rules.contracts:
-        return State(game, Phase.BIDDING, eldest, hands, (), eldest, deal, tally, match, history)
-    if rules.bids.tricks_bid is not None:  # every player bids a number of tricks, from the eldest hand
-        return State(game, Phase.TRICKS_BID, eldest, hands, (), eldest, deal, tally, match, history)
-    if rules.making is not None:  # trumps made round the table, from the eldest hand
-        return State(game, Phase.MAKING, eldest, hands, (), eldest, deal, tally, match, history)
-    if rules.trump_chosen_by == "dealer":
-        return State(game, Phase.TRUMP, dealer, hands, (), eldest, deal, tally, match, history)
-    leader = first_leader(game, hands, eldest)
-    return State(game, Phase.PLAY, leader, hands, (), leader, deal, tally, match, history)
+    dealt = State(game, Phase.PLAY, eldest, hands, (), eldest, deal, tally, match, prev.history)
+    return setup.open_deal(dealt, deal, events)
 
 
 def _ante_due(game: GameLike, match: MatchInfo, number: int) -> int:

@@ -23,7 +23,7 @@ from trickrules.engine.actions import Action
 from trickrules.engine.events import HIDDEN, CardPassed, Event, PassingDone
 from trickrules.engine.mechanism import Mechanism, listed
 from trickrules.engine.phases import setup
-from trickrules.engine.records import DEALER, Actor, DealInfo, Phase, Step, evolve
+from trickrules.engine.records import DEALER, Actor, Phase, Step, evolve
 from trickrules.engine.rng import chosen
 from trickrules.engine.state import State
 
@@ -82,27 +82,7 @@ def _step(state: State, action: Action) -> State:
         hands[s] |= received[s]
     events.append((DEALER, PassingDone(d.pass_offset, t.hands_of(tuple(received)))))
     after = State(game, Phase.PASSING, seat, tuple(hands), (), state.leader, d, state.tally, state.match, state.history)
-    return _resume(after, d, events)
-
-
-def _resume(state: State, d: DealInfo, events: list[tuple[Actor, Event]]) -> State:
-    """The deal goes on as :func:`trickrules.engine.phases.deal.start_deal` opens a deal without passing.
-
-    (``deal`` imports this module, so the order is repeated here; a test
-    plays each bundled game with passing added and checks that the two agree.)
-    """
-    rules = state.game.rules
-    eldest = (d.dealer + 1) % state.game.players
-    done = tuple(events)
-    if rules.contracts:
-        return setup.moved(state, Phase.BIDDING, eldest, d, done)
-    if rules.bids.tricks_bid is not None:
-        return setup.moved(state, Phase.TRICKS_BID, eldest, d, done)
-    if rules.making is not None:
-        return setup.moved(state, Phase.MAKING, eldest, d, done)
-    if rules.trump_chosen_by == "dealer":
-        return setup.moved(state, Phase.TRUMP, d.dealer, d, done)
-    return setup.start_play(state, d, events)
+    return setup.open_deal(after, d, events)
 
 
 def _passed_for(event: CardPassed, seat: int) -> CardPassed:

@@ -85,6 +85,27 @@ def next_setup(state: State, d: DealInfo, events: list[tuple[Actor, Event]]) -> 
     return start_play(state, d, events)
 
 
+def open_deal(state: State, d: DealInfo, events: list[tuple[Actor, Event]]) -> State:
+    """The first decision of a deal whose cards are in hand (after any passing).
+
+    From the eldest hand: the auction, the bids of a number of tricks, or
+    trumps made round the table, whichever the rules have; else the dealer
+    names trumps, or the play begins.
+    """
+    rules = state.game.rules
+    eldest = (d.dealer + 1) % state.game.players
+    done = tuple(events)
+    if rules.contracts:
+        return moved(state, Phase.BIDDING, eldest, d, done)
+    if rules.bids.tricks_bid is not None:
+        return moved(state, Phase.TRICKS_BID, eldest, d, done)
+    if rules.making is not None:
+        return moved(state, Phase.MAKING, eldest, d, done)
+    if rules.trump_chosen_by == "dealer":
+        return moved(state, Phase.TRUMP, d.dealer, d, done)
+    return start_play(state, d, events)
+
+
 def start_play(state: State, d: DealInfo, events: list[tuple[Actor, Event]]) -> State:
     """The first lead: eldest hand leads, unless it sits out."""
     game = state.game
