@@ -22,6 +22,7 @@ from __future__ import annotations
 from attrs import Attribute, field, frozen
 
 from trickrules.errors import IllegalActionError
+from trickrules.spec.sealed import Sealed
 
 __all__ = ["VERBS", "Action"]
 
@@ -48,7 +49,7 @@ def _text(action: object, attribute: Attribute[str], value: object) -> None:
 
 
 @frozen(repr=False)
-class Action:
+class Action(Sealed):
     """One player action: a verb and its argument (``""`` for ``pass``)."""
 
     verb: str = field(validator=_text)

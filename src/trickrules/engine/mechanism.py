@@ -25,6 +25,7 @@ from trickrules.engine.events import Event, Passed
 from trickrules.engine.records import Phase
 from trickrules.engine.state import State, set_cache
 from trickrules.errors import IllegalActionError
+from trickrules.spec.sealed import Sealed
 
 __all__ = ["OVER", "PASS", "Mechanism", "Replay", "Reveal", "listed", "not_legal", "refusal"]
 
@@ -35,7 +36,7 @@ Replay = Callable[[Any, Any], Action]
 
 
 @frozen(weakref_slot=False, eq=False)
-class Mechanism:
+class Mechanism(Sealed):
     """What a phase answers: its legal actions, a check, applying an action, what each seat sees."""
 
     phase: Phase

@@ -18,6 +18,7 @@ from typing import Any, NamedTuple, TypeVar
 from attrs import fields, frozen
 
 from trickrules.engine.events import Event
+from trickrules.spec.sealed import Sealed
 
 __all__ = [
     "DEALER",
@@ -75,8 +76,12 @@ class Step(NamedTuple):
 
 
 @frozen(weakref_slot=False)
-class Auction:
-    """The auction so far."""
+class Auction(Sealed):
+    """The auction so far.
+
+    ``Auction()`` is every new deal's auction, in every game of the process:
+    like the events, it cannot be initialised again (:class:`~trickrules.spec.sealed.Sealed`).
+    """
 
     #: The highest contract bid (its index in the ladder), if any.
     high: int | None = None

@@ -15,7 +15,12 @@ __all__ = ["SharedValues"]
 
 
 class SharedValues:
-    """The actions and common events of a game, built once and shared by every state."""
+    """The actions and common events of a game, built once and shared by every state.
+
+    Every field is a tuple, a read-only mapping or a function, and none can be
+    set again once the last one is (``trump_actions``): setting, deleting, or
+    calling ``__init__`` again raises ``AttributeError``, as on the game.
+    """
 
     __slots__ = (
         "actions",
@@ -65,4 +70,12 @@ class SharedValues:
         trump_texts = [f"trump {s}" for s in t.cards.suit_codes]
         if rules.allow_no_trump:
             trump_texts.append("trump none")
-        self.trump_actions = tuple(self.actions[x] for x in trump_texts)
+        self.trump_actions = tuple(self.actions[x] for x in trump_texts)  # set last: from here on, immutable
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if hasattr(self, "trump_actions"):
+            raise AttributeError(f"the shared values of a game are immutable: {name!r} cannot be set")
+        object.__setattr__(self, name, value)
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"the shared values of a game are immutable: {name!r} cannot be deleted")

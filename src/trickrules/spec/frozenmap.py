@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 __all__ = ["FrozenMap"]
 
@@ -24,13 +24,29 @@ class FrozenMap(Mapping[K, V], Generic[K, V]):
     no hash has to agree). The values must be hashable for the map to be.
     A map pickles as its items; the remembered hash is not pickled, because
     string hashes differ from one process to the next.
+
+    Maps are shared (the empty defaults of every spec), so a map cannot be
+    changed: setting or deleting an attribute, or calling ``__init__`` again,
+    raises ``AttributeError``.
     """
 
     __slots__ = ("_data", "_hash")
+    _data: dict[K, V]
+    _hash: int | None
 
     def __init__(self, items: Mapping[K, V] | Iterable[tuple[K, V]] = ()) -> None:
-        self._data: dict[K, V] = dict(items)
-        self._hash: int | None = None
+        if hasattr(self, "_data"):
+            raise AttributeError("a FrozenMap is immutable: it cannot be initialised again")
+        object.__setattr__(self, "_data", dict(items))
+        object.__setattr__(self, "_hash", None)
+
+    if not TYPE_CHECKING:  # hidden from mypy, which would then let any attribute be set
+
+        def __setattr__(self, name: str, value: object) -> None:
+            raise AttributeError(f"a FrozenMap is immutable: {name!r} cannot be set")
+
+        def __delattr__(self, name: str) -> None:
+            raise AttributeError(f"a FrozenMap is immutable: {name!r} cannot be deleted")
 
     def __getitem__(self, key: K) -> V:
         return self._data[key]
@@ -42,9 +58,11 @@ class FrozenMap(Mapping[K, V], Generic[K, V]):
         return len(self._data)
 
     def __hash__(self) -> int:
-        if self._hash is None:
-            self._hash = hash(frozenset(self._data.items()))
-        return self._hash
+        found = self._hash
+        if found is None:
+            found = hash(frozenset(self._data.items()))
+            object.__setattr__(self, "_hash", found)
+        return found
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, FrozenMap):

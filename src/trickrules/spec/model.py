@@ -17,6 +17,7 @@ from attrs.validators import in_
 
 from trickrules.spec.bids import CounterSpec, TricksBidSpec  # re-exported: part of the model
 from trickrules.spec.frozenmap import FrozenMap
+from trickrules.spec.sealed import Sealed  # the sections whose default value every spec shares
 
 __all__ = [
     "AllPassSpec",
@@ -144,7 +145,7 @@ class RanksSpec:
 
 
 @frozen
-class TrumpSpec:
+class TrumpSpec(Sealed):
     """How the trump suit is fixed, and the promoted trumps.
 
     ``chosen_by`` is the default for contracts that do not say otherwise;
@@ -160,7 +161,7 @@ class TrumpSpec:
 
 
 @frozen
-class MakingSpec:
+class MakingSpec(Sealed):
     """Making trumps round the table with a turned card (``trump.chosen_by = "made"``); see ``docs/dsl.md``.
 
     Each of ``rounds`` goes once round the table from the eldest hand: a
@@ -216,7 +217,7 @@ class DealSpec:
 
 
 @frozen
-class CallSpec:
+class CallSpec(Sealed):
     """Calling a card whose holder becomes the declarer's partner.
 
     ``ranks`` are the ranks that may be called (not of the trump suit unless
@@ -273,7 +274,7 @@ class ContractSpec:
 
 
 @frozen
-class AllPassSpec:
+class AllPassSpec(Sealed):
     """What happens when nobody bids.
 
     ``redeal``: the cards are dealt again, by the same dealer (the deal does
@@ -316,7 +317,7 @@ class AnnouncementSpec:
 
 
 @frozen
-class BiddingSpec:
+class BiddingSpec(Sealed):
     """The auction: who starts, how long it runs, the ladder of contracts.
 
     ``auction = "once_around"``: each player speaks once; ``until_passes``: it
@@ -357,7 +358,7 @@ class ObligationSpec:
 
 
 @frozen
-class PlaySpec:
+class PlaySpec(Sealed):
     """How cards are played: the obligations, in the order they are checked.
 
     ``revoke = "reject"`` refuses an illegal card; ``"penalise"`` accepts it,
@@ -435,7 +436,7 @@ class OutcomeSpec:
 
 
 @frozen
-class ScoringSpec:
+class ScoringSpec(Sealed):
     """How deals are paid and how a match ends.
 
     ``unit`` is ``chips`` (zero-sum transfers with a pot) or ``points``
@@ -463,7 +464,7 @@ PASS_DIRECTIONS = ("next", "previous", "across", "hold")
 
 
 @frozen
-class PassingSpec:
+class PassingSpec(Sealed):
     """Passing cards face down to another player after the deal, before anything else.
 
     Every player passes ``cards`` cards (0: no passing). ``cycle`` says where
@@ -481,7 +482,7 @@ class PassingSpec:
 
 
 @frozen
-class MatchSpec:
+class MatchSpec(Sealed):
     """When a match ends: after ``deals`` deals, or when a side reaches ``target``.
 
     ``deals_multiple_of`` refuses a number of deals that is not a multiple of
