@@ -20,12 +20,17 @@ and :mod:`trickrules.compile.rules` keeps the result as ``Rules.bids``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from attrs import frozen
 
 from trickrules.compile.cards import CardTable
+from trickrules.compile.formulas import Formulas
+from trickrules.compile.ranges import Range
+from trickrules.compile.variables import BID_PLAYER_VARS, BID_SIDE_VARS, DEAL_VARS, SIDE_VARS, name_problem
 from trickrules.errors import SpecError
-from trickrules.spec.formula import Formula, compile_formula
-from trickrules.spec.model import Spec
+from trickrules.spec.formula import Formula
+from trickrules.spec.model import Spec, TricksBidSpec
 
 __all__ = [
     "BID_PLAYER_VARS",
@@ -36,13 +41,11 @@ __all__ = [
     "CompiledCounter",
     "DealSizes",
     "TricksBid",
+    "check_counter_names",
     "compile_bid_rules",
+    "deal_sizes",
 ]
 
-#: Scoring variables about a side's bids: the sum of its players' bids, and of the others'.
-BID_SIDE_VARS = ("bid", "opp_bid")
-#: Scoring variables about a player's own bid (``for_each = "player"``).
-BID_PLAYER_VARS = ("own_bid",)
 #: How the hand size of each deal is fixed (``deal.hand_size``).
 HAND_SIZE_ORDERS = ("packets", "schedule", "random")
 
@@ -114,7 +117,8 @@ def _fail(where: str, path: str, message: str) -> SpecError:
     return SpecError(f"{where}: {path}: {message}")
 
 
-def _deal_sizes(spec: Spec, cards: CardTable, where: str) -> DealSizes:
+def deal_sizes(spec: Spec, cards: CardTable, where: str) -> DealSizes:
+    """How many cards each player is dealt, deal by deal (``deal.hand_size``, ``deal.hand_sizes``), checked."""
     deal = spec.deal
     players = spec.seating.players
     if deal.hand_size == "packets":
@@ -148,14 +152,12 @@ def _deal_sizes(spec: Spec, cards: CardTable, where: str) -> DealSizes:
     return DealSizes(deal.hand_size, sizes, largest, (1,) * largest)
 
 
-def _tricks_bid(spec: Spec, where: str) -> TricksBid | None:
+def _tricks_bid(spec: Spec, sizes: DealSizes, where: str) -> TricksBid | None:
     tb = spec.tricks_bid
     if tb is None:
         return None
     if spec.bidding.contracts:
-        raise _fail(
-            where, "tricks_bid", "players bid contracts (bidding.contracts) or numbers of tricks, not both."
-        )
+        raise _fail(where, "tricks_bid", "players bid contracts (bidding.contracts) or numbers of tricks, not both.")
     if spec.trump.chosen_by == "made":
         raise _fail(where, "tricks_bid", "trumps made round the table ('made') take the place of bids: not both.")
     if tb.min < 0 or tb.max < 0:
@@ -170,22 +172,47 @@ def _tricks_bid(spec: Spec, where: str) -> TricksBid | None:
             raise _fail(where, "tricks_bid.partners_within_tricks", f"needs min = 0, found {tb.min}.")
     if tb.last_not_total and tb.max and tb.max == tb.min:
         raise _fail(where, "tricks_bid.last_not_total", "needs a choice of bids (max above min, or 0).")
+    _check_bid_bounds(tb, sizes, where)
     return TricksBid(tb.min, tb.max, tb.partners_within_tricks, tb.last_not_total)
 
 
-def _counters(spec: Spec, where: str, builtins: tuple[str, ...]) -> tuple[CompiledCounter, ...]:
-    counters = spec.scoring.counters
-    names = [c.name for c in counters]
-    for k, name in enumerate(names):  # every name first: the formulas below may use any of them
+def _check_bid_bounds(tb: TricksBidSpec, sizes: DealSizes, where: str) -> None:
+    """Refuse bids that no deal could offer a seat: every seat must always have a bid to make."""
+    fewest = min(sizes.sizes)
+    if tb.max > sizes.largest:
+        raise _fail(
+            where, "tricks_bid.max", f"at most the tricks of the largest deal ({sizes.largest}), found {tb.max}."
+        )
+    if not tb.max and tb.min > fewest:
+        raise _fail(where, "tricks_bid.min", f"at most the tricks of the smallest deal ({fewest}), found {tb.min}.")
+    if tb.last_not_total and not tb.max and tb.min >= fewest:
+        # The bids then run from min to the deal's tricks: the last bidder needs two of them.
+        raise _fail(where, "tricks_bid.last_not_total", f"needs min below the tricks of every deal ({fewest}).")
+    if tb.last_not_total and tb.partners_within_tricks:
+        # A last bidder whose partner bid every trick could bid only 0, and 0 would make the total.
+        raise _fail(where, "tricks_bid.last_not_total", "cannot be used with partners_within_tricks.")
+
+
+def check_counter_names(spec: Spec, where: str) -> None:
+    """Refuse a counter's name that is not a word, is built in, or is taken (before any formula uses it)."""
+    names = [c.name for c in spec.scoring.counters]
+    first = {name: k for k, name in reversed(list(enumerate(names)))}
+    for k, name in enumerate(names):
         path = f"scoring.counters[{k}].name"
-        if not name.isidentifier() or name in builtins or names.index(name) != k:
-            raise _fail(where, path, f"{name!r} must be an identifier that is not built in, and distinct.")
+        problem = name_problem(name) or (None if first[name] == k else "another counter has it")
+        if problem is not None:
+            raise _fail(where, path, f"{name!r} must be an identifier that is not built in, and distinct: {problem}.")
         if name in spec.scoring.vars:
             raise _fail(where, path, f"{name!r} is also a name of scoring.vars.")
-    allowed = (*builtins, *spec.scoring.vars, *names)
+
+
+def _counters(spec: Spec, formulas: Formulas, ranges: Mapping[str, Range]) -> tuple[CompiledCounter, ...]:
+    counters = spec.scoring.counters
+    names = [c.name for c in counters]
+    allowed = (*DEAL_VARS, *SIDE_VARS, *spec.scoring.vars, *names)
     out = []
     for k, c in enumerate(counters):
-        update = compile_formula(c.update, allowed, where=f"{where}: scoring.counters[{k}].update")
+        update, _ = formulas.compile(c.update, allowed, f"scoring.counters[{k}].update", ranges)
         out.append(CompiledCounter(c.name, update, c.start))
     return tuple(out)
 
@@ -201,18 +228,20 @@ def _match_end(spec: Spec, where: str) -> tuple[int | None, int]:
     return mercy, m.win_bonus
 
 
-def compile_bid_rules(spec: Spec, cards: CardTable, where: str, builtins: tuple[str, ...]) -> BidRules:
+def compile_bid_rules(spec: Spec, sizes: DealSizes, formulas: Formulas, ranges: Mapping[str, Range]) -> BidRules:
     """Check and compile the mechanisms of this module.
 
-    ``builtins`` are the deal and side variables: a counter's ``update``
-    formula may use them, the scoring vars and the counters, and a counter
-    may not take their names.
+    ``sizes`` are the hand sizes (:func:`deal_sizes`). A counter's ``update``
+    formula may use the deal and side variables, the scoring vars (whose
+    ranges are ``ranges``) and the counters; a counter may not take the name
+    of a built-in variable.
     """
+    where = formulas.where
     mercy, bonus = _match_end(spec, where)
     return BidRules(
-        sizes=_deal_sizes(spec, cards, where),
-        tricks_bid=_tricks_bid(spec, where),
-        counters=_counters(spec, where, builtins),
+        sizes=sizes,
+        tricks_bid=_tricks_bid(spec, sizes, where),
+        counters=_counters(spec, formulas, ranges),
         mercy_threshold=mercy,
         win_bonus=bonus,
     )

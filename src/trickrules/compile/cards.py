@@ -17,6 +17,7 @@ from collections.abc import Container, Iterable, Mapping
 from attrs import frozen
 
 from trickrules.errors import SpecError
+from trickrules.spec.limits import MAX_CARDS
 from trickrules.spec.model import DeckSpec, PromotionSpec, Spec, TrumpSpec
 
 __all__ = ["NO_TRUMP", "TRUMP_BASE", "CardTable", "TrumpTable", "bits", "compile_cards"]
@@ -163,17 +164,24 @@ def _check_deck(deck: DeckSpec, where: str) -> None:
     rank_codes = tuple(r.code for r in deck.ranks)
     for label, codes in (("deck.suits", suit_codes), ("deck.ranks", rank_codes)):
         _check_codes(label, codes, where)
-    all_codes = [r + s for s in suit_codes for r in rank_codes]
-    if len(set(all_codes)) != len(all_codes):
+    all_codes = {r + s for s in suit_codes for r in rank_codes}
+    if len(all_codes) != len(suit_codes) * len(rank_codes):
         raise SpecError(f"{where}: deck: rank code + suit code does not name every card uniquely.")
     for n, code in enumerate(deck.removed):
         if code not in all_codes:
             raise SpecError(f"{where}: deck.removed[{n}]: {code!r} is not a card of this deck.")
+    removed = set(deck.removed)
+    size = len(all_codes - removed)
+    if size > MAX_CARDS:
+        raise SpecError(
+            f"{where}: deck: {len(suit_codes)} suits of {len(rank_codes)} ranks, less {len(removed)} removed, "
+            f"make {size} cards; at most {MAX_CARDS} are allowed."
+        )
     for rank in deck.points:
         if rank not in rank_codes:
             raise SpecError(f"{where}: deck.points.{rank}: {rank!r} is not a rank of this deck.")
     for code in deck.card_points:
-        if code not in all_codes or code in deck.removed:
+        if code not in all_codes or code in removed:
             raise SpecError(f"{where}: deck.card_points.{code}: {code!r} is not a card of this deck.")
     for suit in deck.suit_points:
         if suit not in suit_codes:

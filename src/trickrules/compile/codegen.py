@@ -19,6 +19,8 @@ __all__ = ["unpacker"]
 _T = TypeVar("_T")
 
 _UNPACKERS: dict[tuple[object, ...], Callable[[int], tuple[Any, ...]]] = {}
+#: How many functions are kept for reuse: a process that loads many different decks keeps only the latest.
+_KEPT = 64
 #: The widest chunk of a mask that one table covers (2**11 entries per table).
 _CHUNK_BITS = 11
 
@@ -49,5 +51,7 @@ def unpacker(per_card: Sequence[_T]) -> Callable[[int], tuple[_T, ...]]:
         terms.append(f"t{n}[{shifted} & {(1 << width) - 1}]")
     exec(f"def items(mask):\n    return {' + '.join(terms)}\n", namespace)
     made: Callable[[int], tuple[_T, ...]] = namespace["items"]
+    if len(_UNPACKERS) >= _KEPT:
+        del _UNPACKERS[next(iter(_UNPACKERS))]  # the oldest
     _UNPACKERS[key] = made
     return made

@@ -8,19 +8,42 @@ parsed once. The play obligations are compiled by :mod:`trickrules.compile.play`
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from attrs import frozen
 
-from trickrules.compile.bids import BID_PLAYER_VARS, BID_SIDE_VARS, NO_BIDS, BidRules, compile_bid_rules
+from trickrules.compile.bids import NO_BIDS, BidRules, DealSizes, check_counter_names, compile_bid_rules, deal_sizes
 from trickrules.compile.cards import CardTable
+from trickrules.compile.formulas import Formulas
 from trickrules.compile.making import Making, compile_making
 from trickrules.compile.play import PlayRules, compile_play
+from trickrules.compile.ranges import Range, union
+from trickrules.compile.scoring import (
+    PAYMENT_ROLES,
+    CompiledOutcome,
+    CompiledPayment,
+    compile_outcomes,
+    compile_scoring_vars,
+)
+from trickrules.compile.variables import (
+    DEAL_VARS,
+    ELIGIBILITY_VARS,
+    END_VARS,
+    PLAYER_VARS,
+    SIDE_VARS,
+    GameNumbers,
+    builtin_ranges,
+    check_variable_name,
+)
 from trickrules.errors import SpecError
-from trickrules.spec.formula import Formula, compile_formula
-from trickrules.spec.model import ContractSpec, OutcomeSpec, Spec
+from trickrules.spec.formula import Formula
+from trickrules.spec.limits import key_path
+from trickrules.spec.model import ContractSpec, Spec
 
 __all__ = [
     "DEAL_VARS",
     "ELIGIBILITY_VARS",
+    "END_VARS",
     "PAYMENT_ROLES",
     "PLAYER_VARS",
     "SIDE_VARS",
@@ -33,63 +56,6 @@ __all__ = [
     "Rules",
     "compile_rules",
 ]
-
-#: Variables every scoring formula may use (see ``docs/dsl.md``).
-DEAL_VARS = (
-    "players",
-    "tricks_total",
-    "pot",
-    "extra_deal",
-    "ante",
-    "target",
-    "deal",
-    "no_contract",
-    "no_trump",
-    "forced",
-)
-#: Variables about the side an outcome is evaluated for.
-SIDE_VARS = (
-    "tricks",
-    "opp_tricks",
-    "points",
-    "opp_points",
-    "card_points",
-    "opp_card_points",
-    "declared",
-    "opp_declared",
-    "last_trick",
-    "revoked",
-    "opp_revoked",
-    "is_declarer_side",
-    "run",
-    "score",
-    "opp_score",
-    "declarer_tricks",
-    "partner_tricks",
-    *BID_SIDE_VARS,  # the sum of the side's bids of a number of tricks, and of the others'
-    *("alone", "opp_alone"),  # a seat of the side (of the others) sits out: gone or defending alone
-    *("point_cards", "opp_point_cards", "point_cards_total", "max_point_cards"),  # cards worth points above 0
-)
-#: Variables about the player a ``for_each = "player"`` outcome is evaluated for.
-PLAYER_VARS = ("top_trumps", "is_declarer", "is_partner", "own_tricks", *BID_PLAYER_VARS)
-#: Variables of a contract's ``eligible`` formula.
-ELIGIBILITY_VARS = ("score", "opp_score", "target", "players", "deal")
-#: Variables of a contract's ``end_when`` formula, after each trick: the declarer side's
-#: tricks so far, the other side's, how many have been played, and how many a deal has.
-END_VARS = ("tricks", "opp_tricks", "tricks_played", "tricks_total")
-#: The roles a payment may name.
-PAYMENT_ROLES = (
-    "pot",
-    "declarer",
-    "partner",
-    "declarer_side",
-    "defenders",
-    "side",
-    "opponents",
-    "player",
-    "others",
-    "all",
-)
 
 
 @frozen
@@ -143,28 +109,6 @@ class LateAnnouncement:
     alone: str
     #: What declining it does: nothing, or end the deal at once.
     refused: str
-
-
-@frozen
-class CompiledPayment:
-    """One payment line of an outcome."""
-
-    payer: str
-    to: str
-    amount: Formula
-    split: bool
-    remainder: str = "stays"
-
-
-@frozen
-class CompiledOutcome:
-    """A scoring outcome or bonus with its formulas compiled."""
-
-    name: str
-    when: Formula
-    pay: tuple[CompiledPayment, ...]
-    contracts: frozenset[str] | None
-    for_each: str
 
 
 @frozen
@@ -222,24 +166,50 @@ class Rules:
     bids: BidRules = NO_BIDS  # bids of a number of tricks, hand sizes per deal, counters, the mercy rule
 
 
+_Outcomes = tuple[tuple[CompiledOutcome, ...], tuple[CompiledOutcome, ...]]
+
+
 def _fail(where: str, path: str, message: str) -> SpecError:
     return SpecError(f"{where}: {path}: {message}")
 
 
-def _formula(source: str, allowed: tuple[str, ...] | frozenset[str], where: str, path: str) -> Formula:
-    return compile_formula(source, allowed, where=f"{where}: {path}")
-
-
 def _var_names(spec: Spec) -> tuple[str, ...]:
     names: list[str] = [*spec.scoring.vars, *(c.name for c in spec.scoring.counters)]
+    seen = set(names)
     for c in spec.bidding.contracts:
-        names.extend(n for n in c.vars if n not in names)
+        for name in c.vars:
+            if name not in seen:
+                seen.add(name)
+                names.append(name)
     return tuple(names)
 
 
+def _eligibility_names(svars: tuple[tuple[str, Formula], ...], own: list[tuple[str, Formula]]) -> list[str]:
+    """The named vars a contract's ``eligible`` formula may use: those known before the play.
+
+    The engine defines, in order, each of the scoring vars and then the contract's own whose
+    variables are all known when the bid is made (``engine.scoring.eligibility_env``).
+    """
+    known = {*DEAL_VARS, *ELIGIBILITY_VARS}
+    names: list[str] = []
+    for name, formula in (*svars, *own):
+        if formula.variables <= known:
+            known.add(name)
+            if name not in names:
+                names.append(name)
+    return names
+
+
 def _compile_contract(
-    n: int, c: ContractSpec, spec: Spec, cards: CardTable, where: str, var_names: tuple[str, ...]
-) -> CompiledContract:
+    n: int,
+    c: ContractSpec,
+    spec: Spec,
+    cards: CardTable,
+    formulas: Formulas,
+    scoring: tuple[tuple[tuple[str, Formula], ...], Mapping[str, Range]],
+) -> tuple[CompiledContract, dict[str, Range]]:
+    """A contract of the ladder, and the ranges of the named variables in a deal of it."""
+    where = formulas.where
     path = f"bidding.contracts[{n}]"
     mask = 0
     for k, code in enumerate(c.requires_cards):
@@ -257,21 +227,23 @@ def _compile_contract(
         raise _fail(where, f"{path}.exchange", "an exchange is made with the called card's holder: set call = true.")
     if not 0 <= c.exchange <= 13:
         raise _fail(where, f"{path}.exchange", f"expected 0 to 13 cards, found {c.exchange}.")
+    svars, sranges = scoring
     local: list[tuple[str, Formula]] = []
     # A contract's vars come after the scoring vars: they may use those, and earlier ones of their own.
-    earlier = [*spec.scoring.vars]
+    ranges = {name: r for name, r in sranges.items() if name in spec.scoring.vars}
     for name, source in c.vars.items():
-        if not name.isidentifier():
-            raise _fail(where, f"{path}.vars.{name}", "a variable name must be an identifier.")
-        local.append((name, _formula(source, (*DEAL_VARS, *SIDE_VARS, *earlier), where, f"{path}.vars.{name}")))
-        earlier.append(name)
+        vpath = key_path(f"{path}.vars", name)
+        check_variable_name(name, where, vpath)
+        formula, ranges[name] = formulas.compile(source, (*DEAL_VARS, *SIDE_VARS, *ranges), vpath, ranges)
+        local.append((name, formula))
     eligible = None
     if c.eligible:
-        eligible = _formula(c.eligible, (*ELIGIBILITY_VARS, *var_names), where, f"{path}.eligible")
-    end_when = _formula(c.end_when, END_VARS, where, f"{path}.end_when") if c.end_when else None
+        allowed = (*ELIGIBILITY_VARS, *_eligibility_names(svars, local))
+        eligible, _ = formulas.compile(c.eligible, allowed, f"{path}.eligible", {**sranges, **ranges})
+    end_when = formulas.compile(c.end_when, END_VARS, f"{path}.end_when")[0] if c.end_when else None
     if c.exchange_returns == "called_card" and not c.exchange:
         raise _fail(where, f"{path}.exchange_returns", "needs an exchange (exchange = 1 or more).")
-    return CompiledContract(
+    compiled = CompiledContract(
         index=n,
         name=c.name,
         label=c.label or c.name.capitalize(),
@@ -287,44 +259,7 @@ def _compile_contract(
         first_lead=c.first_lead,
         end_when=end_when,
     )
-
-
-def _compile_outcome(
-    n: int, o: OutcomeSpec, kind: str, spec: Spec, where: str, var_names: tuple[str, ...], contracts: set[str]
-) -> CompiledOutcome:
-    path = f"scoring.{kind}[{n}]"
-    allowed: tuple[str, ...] = (*DEAL_VARS, *SIDE_VARS, *var_names, *_announce_vars(spec))
-    if o.for_each == "player":
-        allowed = (*allowed, *PLAYER_VARS)
-    for k, name in enumerate(o.contracts):
-        if name and name not in contracts:
-            raise _fail(where, f"{path}.contracts[{k}]", f"{name!r} is not a contract of bidding.contracts.")
-    pays: list[CompiledPayment] = []
-    for k, p in enumerate(o.pay):
-        ppath = f"{path}.pay[{k}]"
-        for key, role in (("to", p.to), ("from", p.from_)):
-            if role and role not in PAYMENT_ROLES:
-                raise _fail(where, f"{ppath}.{key}", f"{role!r} is not a role (roles: {', '.join(PAYMENT_ROLES)}).")
-        if spec.scoring.unit == "chips" and not p.from_:
-            raise _fail(where, f"{ppath}.from", "chips move from someone: give 'from' (a role, or 'pot').")
-        if spec.scoring.unit == "points" and p.from_:
-            raise _fail(where, f"{ppath}.from", "points are awarded, not moved: leave out 'from'.")
-        if p.to == "pot" and spec.scoring.unit == "points":
-            raise _fail(where, f"{ppath}.to", "a points game has no pot.")
-        pays.append(
-            CompiledPayment(p.from_, p.to, _formula(p.amount, allowed, where, f"{ppath}.amount"), p.split, p.remainder)
-        )
-    return CompiledOutcome(
-        name=o.name,
-        when=_formula(o.when, allowed, where, f"{path}.when"),
-        pay=tuple(pays),
-        contracts=frozenset(o.contracts) if o.contracts else None,
-        for_each=o.for_each,
-    )
-
-
-def _announce_vars(spec: Spec) -> tuple[str, ...]:
-    return tuple(f"announced_{a.name}" for a in spec.bidding.announcements)
+    return compiled, {**sranges, **ranges}
 
 
 def _check_deal(spec: Spec, cards: CardTable, where: str) -> int:
@@ -369,16 +304,38 @@ def _check_deal(spec: Spec, cards: CardTable, where: str) -> int:
     return hand
 
 
-def _check_names(spec: Spec, where: str) -> tuple[tuple[str, ...], list[str]]:
-    """Check the names of the variables and the contracts; both, in order."""
-    var_names = _var_names(spec)
-    for name in var_names:
-        if not name.isidentifier() or name in (*DEAL_VARS, *SIDE_VARS, *PLAYER_VARS):
+def _check_holders(spec: Spec, cards: CardTable, sizes: DealSizes, where: str) -> None:
+    """A card whose holder is sought (a called card, the forced bidder's card) must be dealt in every deal."""
+    stock = cards.size - min(sizes.sizes) * spec.seating.players
+    if not stock:
+        return
+    undealt = f"the deal leaves {stock} of the {cards.size} cards undealt"
+    for n, c in enumerate(spec.bidding.contracts):
+        if c.call:
             raise _fail(
-                where,
-                "scoring.vars",
-                f"{name!r} is not a usable variable name (it must be an identifier that is not built in).",
+                where, f"bidding.contracts[{n}].call", f"a called card must be in someone's hand, but {undealt}."
             )
+    if spec.bidding.all_pass.action == "forced":
+        raise _fail(where, "bidding.all_pass.holder_of", f"the card must be in someone's hand, but {undealt}.")
+
+
+def _check_calling(spec: Spec, cards: CardTable, where: str) -> None:
+    """Where a contract calls a card, some card of the callable ranks must be no trump, whatever the trumps."""
+    if not any(c.call for c in spec.bidding.contracts):
+        return
+    calling = spec.calling
+    if not calling.ranks:
+        raise _fail(where, "calling.ranks", "a contract calls a card (call = true): name the ranks that may be called.")
+    ranks = {*_ranks(calling.ranks, cards, where, "calling.ranks")}
+    ranks |= {*_ranks(calling.fallback_ranks, cards, where, "calling.fallback_ranks")}
+    for table in cards.trumps:
+        if not any(cards.rank_of[c] in ranks and not table.is_trump(c) for c in range(cards.size)):
+            trumps = cards.trump_code(table.trump)
+            raise _fail(where, "calling.ranks", f"with trumps {trumps!r}, every card of these ranks is a trump.")
+
+
+def _check_names(spec: Spec, where: str) -> list[str]:
+    """Check the names of the contracts; them, in order."""
     names = [c.name for c in spec.bidding.contracts]
     if len(set(names)) != len(names):
         raise _fail(where, "bidding.contracts", f"contract names must be distinct, found {names}.")
@@ -389,7 +346,14 @@ def _check_names(spec: Spec, where: str) -> tuple[tuple[str, ...], list[str]]:
                 f"bidding.contracts[{n}].name",
                 f"{c.name!r} must be a single word (it is typed as 'bid {c.name}').",
             )
-    return var_names, names
+    if not names and spec.trump.chosen_by in ("declarer", "called_holder"):
+        raise _fail(
+            where,
+            "trump.chosen_by",
+            f"{spec.trump.chosen_by!r} needs a bidding ladder (bidding.contracts); "
+            "a game without contracts has trumps chosen by 'dealer', 'turned' or 'none'.",
+        )
+    return names
 
 
 def _compile_all_pass(spec: Spec, cards: CardTable, names: list[str], where: str) -> tuple[int, int]:
@@ -472,37 +436,48 @@ def _compile_declarations(
     return tuple(decls)
 
 
-def _compile_scoring(
-    spec: Spec, where: str, var_names: tuple[str, ...], names: list[str], has_contracts: bool
-) -> tuple[tuple[CompiledOutcome, ...], tuple[CompiledOutcome, ...], tuple[tuple[str, Formula], ...]]:
-    """The outcomes, the bonuses and the scoring variables."""
-    for kind, items in (("outcomes", spec.scoring.outcomes), ("bonuses", spec.scoring.bonuses)):
-        onames = [o.name for o in items]
-        if len(set(onames)) != len(onames):
-            raise _fail(where, f"scoring.{kind}", f"names must be distinct (overlays merge by name), found {onames}.")
-    if not has_contracts and spec.trump.chosen_by in ("declarer", "called_holder"):
-        raise _fail(
-            where,
-            "trump.chosen_by",
-            f"{spec.trump.chosen_by!r} needs a bidding ladder (bidding.contracts); "
-            "a game without contracts has trumps chosen by 'dealer', 'turned' or 'none'.",
-        )
-    contract_names = set(names)
-    outcomes = tuple(
-        _compile_outcome(n, o, "outcomes", spec, where, var_names, contract_names)
-        for n, o in enumerate(spec.scoring.outcomes)
+def _numbers(spec: Spec, cards: CardTable, sizes: DealSizes) -> GameNumbers:
+    """The numbers of the game that bound its formula variables."""
+    points = cards.points
+    declared = [d.points for d in spec.declarations]
+    tb = spec.tricks_bid
+    return GameNumbers(
+        players=spec.seating.players,
+        fewest_tricks=min(sizes.sizes),
+        most_tricks=sizes.largest,
+        target=spec.match.target,
+        negative_points=sum(p for p in points if p < 0),
+        positive_points=sum(p for p in points if p > 0),
+        point_cards=sum(1 for p in points if p > 0),
+        declared_low=min(declared, default=0),
+        declared_high=max(declared, default=0),
+        last_trick_bonus=spec.scoring.last_trick_bonus,
+        lowest_bid=tb.min if tb is not None else 0,
+        highest_bid=(tb.max or sizes.largest) if tb is not None else 0,
     )
-    bonuses = tuple(
-        _compile_outcome(n, o, "bonuses", spec, where, var_names, contract_names)
-        for n, o in enumerate(spec.scoring.bonuses)
-    )
-    svars = []
-    earlier: list[str] = [c.name for c in spec.scoring.counters]
-    for name, source in spec.scoring.vars.items():
-        # A var may use the built-in variables, the counters and the vars defined before it.
-        svars.append((name, _formula(source, (*DEAL_VARS, *SIDE_VARS, *earlier), where, f"scoring.vars.{name}")))
-        earlier.append(name)
-    return outcomes, bonuses, tuple(svars)
+
+
+def _compile_formulas(
+    spec: Spec, cards: CardTable, formulas: Formulas, sizes: DealSizes
+) -> tuple[tuple[CompiledContract, ...], tuple[tuple[str, Formula], ...], BidRules, _Outcomes]:
+    """Every formula of the spec, in the order their variables are defined: the named vars first.
+
+    Returns the contracts, the scoring vars, the rules for bids and counters, and the outcomes and bonuses.
+    """
+    check_counter_names(spec, formulas.where)  # the scoring vars may use the counters
+    svars, sranges = compile_scoring_vars(spec, formulas, formulas.where)
+    contracts: list[CompiledContract] = []
+    by_context: dict[int | None, Mapping[str, Range]] = {None: sranges}
+    for n, c in enumerate(spec.bidding.contracts):
+        contract, by_context[n] = _compile_contract(n, c, spec, cards, formulas, (svars, sranges))
+        contracts.append(contract)
+    everywhere: dict[str, Range] = {}
+    for context in by_context.values():
+        for name, r in context.items():
+            everywhere[name] = union(everywhere[name], r) if name in everywhere else r
+    bids = compile_bid_rules(spec, sizes, formulas, everywhere)
+    outcomes = compile_outcomes(spec, formulas, _var_names(spec), by_context)
+    return tuple(contracts), svars, bids, outcomes
 
 
 def _privileged_masks(cards: CardTable, play: PlayRules) -> tuple[tuple[int, int], ...]:
@@ -536,18 +511,19 @@ def _check_match(spec: Spec, where: str) -> None:
 def compile_rules(spec: Spec, cards: CardTable, where: str) -> Rules:
     """Check and compile everything in ``spec`` beyond the card tables."""
     hand = _check_deal(spec, cards, where)
-    bids = compile_bid_rules(spec, cards, where, (*DEAL_VARS, *SIDE_VARS))
-    var_names, names = _check_names(spec, where)
-    contracts = tuple(
-        _compile_contract(n, c, spec, cards, where, var_names) for n, c in enumerate(spec.bidding.contracts)
-    )
+    sizes = deal_sizes(spec, cards, where)
+    announced = tuple(a.name for a in spec.bidding.announcements)
+    formulas = Formulas(where, builtin_ranges(_numbers(spec, cards, sizes), announced))
+    names = _check_names(spec, where)
+    _check_holders(spec, cards, sizes, where)
+    _check_calling(spec, cards, where)
+    contracts, svars, bids, (outcomes, bonuses) = _compile_formulas(spec, cards, formulas, sizes)
     ap_contract, ap_holder = _compile_all_pass(spec, cards, names, where)
     announcements, late = _compile_announcements(spec, names, hand, where)
     declarations = _compile_declarations(spec, cards, names, where)
-    outcomes, bonuses, svars = _compile_scoring(spec, where, var_names, names, bool(contracts))
     play = compile_play(spec, where)
     _check_match(spec, where)
-    ante = _formula(spec.scoring.ante, DEAL_VARS, where, "scoring.ante")
+    ante, _ = formulas.compile(spec.scoring.ante, DEAL_VARS, "scoring.ante")
     callspec = spec.calling
     return Rules(
         players=spec.seating.players,

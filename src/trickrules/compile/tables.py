@@ -19,6 +19,8 @@ from trickrules.compile.cards import NO_TRUMP, TRUMP_BASE, CardTable, TrumpTable
 from trickrules.compile.leads import LeadRules, compile_leads
 from trickrules.compile.passing import PassingRules, compile_passing
 from trickrules.compile.rules import Rules, compile_rules
+from trickrules.spec.converter import unstructure
+from trickrules.spec.limits import check_resolved
 from trickrules.spec.model import Spec
 
 __all__ = ["Tables", "TrumpData", "compile_tables", "trick_seat"]
@@ -183,7 +185,12 @@ def _trump_data(table: TrumpTable, size: int, nsuits: int, privileged: int) -> T
 
 
 def compile_tables(spec: Spec, where: str) -> Tables:
-    """Compile ``spec`` into its card tables, rules and lookup tables."""
+    """Compile ``spec`` into its card tables, rules and lookup tables.
+
+    The sizes of its sections are checked first (:func:`~trickrules.spec.limits.check_resolved`,
+    as the loader does), for a spec that did not come through the loader.
+    """
+    check_resolved(unstructure(spec), where)
     cards = compile_cards(spec, where)
     rules = compile_rules(spec, cards, where)
     n = rules.players

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from trickrules.engine.evaluation import evaluate_in_deal
 from trickrules.engine.events import Awarded, Event
 from trickrules.engine.records import DEALER, Actor, DealInfo, MatchInfo, Tally, evolve
 from trickrules.engine.scoring import side_variables
@@ -35,7 +36,7 @@ def carried_counters(game: GameLike, match: MatchInfo, d: DealInfo, tally: Tally
         values = list(match.counters[k])
         for side in game._tables.groups:
             where = f"deal {d.number}: scoring.counters[{k}].update"
-            value = to_int(counter.update.evaluate(variables(side)), rules.rounding, where=where)
+            value = to_int(evaluate_in_deal(counter.update, variables(side), d.number), rules.rounding, where=where)
             for seat in side:
                 values[seat] = value
         out.append(tuple(values))

@@ -6,19 +6,28 @@ the pot as the deal's scoring begins, whatever earlier payments moved. Outcomes 
 apply wherever their condition holds. Chips move from payer to payee (the
 pot is seat ``-1`` and never pays out more than it holds); points are added
 to every seat of the receiving role.
+
+A formula that fails while a deal is scored (a division by a score that is
+0: the loader refuses what the ranges of the variables show can fail, but a
+score's range is unknown) raises its :class:`~trickrules.errors.FormulaError`
+with the deal's number and the values of the formula's variables added
+(:func:`evaluate_in_deal`). States are immutable, so the state the failing
+action was applied to stays as it was.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from trickrules.compile.rules import CompiledContract, CompiledOutcome
+from trickrules.compile.rules import CompiledContract
 from trickrules.compile.tables import Tables
-from trickrules.engine.events import POT, Awarded, Event, paid
-from trickrules.engine.records import DEALER, Actor, DealInfo, MatchInfo, Tally
-from trickrules.spec.formula import Formula, Number, to_int
+from trickrules.engine.evaluation import evaluate_in_deal, in_deal
+from trickrules.engine.events import Event
+from trickrules.engine.ledger import Ledger, others
+from trickrules.engine.records import Actor, DealInfo, MatchInfo, Tally
+from trickrules.errors import FormulaError
+from trickrules.spec.formula import Formula, Number
 
 if TYPE_CHECKING:
     from trickrules.engine.state import GameLike, State
@@ -27,6 +36,7 @@ __all__ = [
     "ScoringPlan",
     "deal_constants",
     "eligibility_env",
+    "is_eligible",
     "is_extra_deal",
     "pay_deal",
     "side_variables",
@@ -82,22 +92,16 @@ def eligibility_env(state: State, seat: int, contract: CompiledContract) -> Env:
     known: Env = {**deal_constants(game, match, state.deal.number), **env}
     for name, formula in (*rules.vars, *contract.vars):
         if formula.variables <= known.keys():
-            env[name] = known[name] = formula.evaluate(known)
+            env[name] = known[name] = evaluate_in_deal(formula, known, state.deal.number)
     return env
 
 
-_OTHERS: dict[tuple[int, tuple[int, ...]], tuple[int, ...]] = {}
-
-
-def _others(players: int, side: tuple[int, ...]) -> tuple[int, ...]:
-    """The seats of a ``players``-seat table not in ``side``, in order (remembered: sides recur)."""
-    key = (players, side)
-    found = _OTHERS.get(key)
-    if found is None:
-        found = tuple(s for s in range(players) if s not in side)
-        if len(_OTHERS) < 4096:
-            _OTHERS[key] = found
-    return found
+def is_eligible(state: State, seat: int, contract: CompiledContract) -> bool:
+    """Whether ``seat`` may bid ``contract`` by its ``eligible`` formula (true where it has none)."""
+    if contract.eligible is None:
+        return True
+    env = eligibility_env(state, seat, contract)
+    return bool(evaluate_in_deal(contract.eligible, env, state.deal.number))
 
 
 def sides_of_deal(t: Tables, d: DealInfo) -> tuple[tuple[int, ...], ...]:
@@ -113,7 +117,7 @@ def sides_of_deal(t: Tables, d: DealInfo) -> tuple[tuple[int, ...], ...]:
     elif c.side in ("with_partner", "partner_sits_out", "teams"):
         side.update(rules.teams[t.team_of[d.declarer]])
     ordered = tuple(sorted(side))
-    return (ordered, _others(n, ordered))
+    return (ordered, others(n, ordered))
 
 
 def _top_trumps(t: Tables, d: DealInfo, seat: int) -> int:
@@ -236,6 +240,8 @@ def _point_cards(x: _Deal, seats: tuple[int, ...]) -> int:
     for s in seats:
         taken |= x.won[s]
     return (taken & x.tables.point_cards).bit_count()
+
+
 # How each built-in player variable is computed: (deal, seat) -> value.
 _PLAYER: dict[str, Any] = {
     "top_trumps": _top_trumps_of,
@@ -269,7 +275,7 @@ def _scoring_vars(rules: Any) -> dict[int | None, tuple[Env, tuple[tuple[str, Fo
         left: list[tuple[str, Formula]] = []
         for name, formula in merged:
             if not formula.variables and not left:
-                consts[name] = formula.evaluate({})
+                consts[name] = formula.evaluate({})  # folded when compiled: it cannot fail
             else:
                 left.append((name, formula))
         out[index] = (consts, tuple(left))
@@ -319,7 +325,6 @@ def _variables_used(rules: Any) -> tuple[tuple[str, ...], tuple[str, ...]]:
     for counter in rules.bids.counters:
         used |= counter.update.variables
     return tuple(n for n in _SIDE if n in used), tuple(n for n in _PLAYER if n in used)
-
 
 
 class ScoringPlan:
@@ -383,14 +388,15 @@ class _Environments:
         """The variables of one side."""
         found = self.side_cache.get(side)
         if found is None:
-            other = _others(self.players, side)
+            other = others(self.players, side)
             found = dict(self.base)
             for name in self.plan.side_names:
                 found[name] = _SIDE[name](self.deal, side, other)
             for name, values in zip(self.plan.counter_names, self.deal.match.counters, strict=True):
                 found[name] = values[side[0]]  # a counter as it stood before the deal
+            number = self.deal.d.number
             for name, formula in self.formulas:
-                found[name] = formula.evaluate(found)
+                found[name] = evaluate_in_deal(formula, found, number)
             self.side_cache[side] = found
         return found
 
@@ -403,8 +409,9 @@ class _Environments:
             for name in player_names:
                 found[name] = _PLAYER[name](self.deal, seat)
             if player_names and self.player_formulas:
+                number = self.deal.d.number
                 for name, formula in self.formulas:
-                    found[name] = formula.evaluate(found)
+                    found[name] = evaluate_in_deal(formula, found, number)
             self.player_cache[seat] = found
         return found
 
@@ -430,7 +437,7 @@ def pay_deal(
     has_contract = d.contract is not None and d.declarer is not None
     envs = _Environments(game, match, d, tally, sides)
     plan = game._scoring.by_contract[d.contract]
-    ledger = _Ledger(t.rules, d, list(match.scores), match.pot, events, sides if has_contract else ())
+    ledger = Ledger(t.rules, d, list(match.scores), match.pot, events, sides if has_contract else ())
     applied: list[str] = []
     # Who each kind of outcome is for: (side, player) pairs; the deal's is the declarer's side.
     by_kind: dict[str, tuple[tuple[tuple[int, ...], int], ...]] = {
@@ -449,7 +456,11 @@ def pay_deal(
             if matched and (kind, player) in matched:
                 continue
             env = envs.of(kind, side, player)
-            if holds(env):
+            try:
+                hit = holds(env)
+            except FormulaError as error:
+                raise in_deal(error, outcome.when, env, d.number) from None
+            if hit:
                 matched.add((kind, player))
                 applied.append(outcome.name)
                 ledger.pay_out(outcome, env, side, player)
@@ -457,111 +468,11 @@ def pay_deal(
         holds = extra.when._evaluator
         for side, player in by_kind[extra.for_each]:
             env = envs.of(extra.for_each, side, player)
-            if holds(env):
+            try:
+                hit = holds(env)
+            except FormulaError as error:
+                raise in_deal(error, extra.when, env, d.number) from None
+            if hit:
                 applied.append(extra.name)
                 ledger.pay_out(extra, env, side, player)
     return ledger.scores, ledger.pot, applied
-
-
-class _Ledger:
-    """The scores and the pot while a deal's payments are made."""
-
-    __slots__ = ("d", "events", "players", "pot", "rules", "scores", "sides")
-
-    def __init__(
-        self,
-        rules: Any,
-        d: DealInfo,
-        scores: list[int],
-        pot: int,
-        events: list[tuple[Actor, Event]],
-        sides: tuple[tuple[int, ...], ...],
-    ) -> None:
-        self.rules = rules
-        self.d = d
-        self.players = rules.players
-        self.scores = scores
-        self.pot = pot
-        self.events = events
-        #: The declarer's side and the defenders, when there is a contract.
-        self.sides = sides
-
-    def roles(self, role: str, side: tuple[int, ...], player: int) -> tuple[int, ...]:
-        """The seats (or the pot) a payment role names, for this subject."""
-        d = self.d
-        if role == "pot":
-            return (POT,)
-        if role == "declarer":
-            return (d.declarer,) if d.declarer is not None else ()
-        if role == "partner":
-            return (d.partner,) if d.partner is not None and d.partner != d.declarer else ()
-        if role == "declarer_side":
-            return self.sides[0] if self.sides else ()
-        if role == "defenders":
-            return self.sides[1] if self.sides else ()
-        if role == "side":
-            return side
-        if role == "opponents":
-            return _others(self.players, side)
-        if role == "player":
-            return (player,)
-        if role == "others":
-            return _others(self.players, (player,))
-        return tuple(range(self.players))
-
-    def pay_out(self, outcome: CompiledOutcome, env: Env, side: tuple[int, ...], player: int) -> None:
-        """Make the payments of one outcome or bonus that holds."""
-        rules = self.rules
-        where = f"scoring {outcome.name}"
-        for pay in outcome.pay:
-            receivers = self.roles(pay.to, side, player)
-            if not receivers:
-                continue
-            amount = pay.amount.evaluate(env)
-            if rules.unit == "points":
-                pts = to_int(amount, rules.rounding, where=where)
-                if pay.split:
-                    pts = to_int(Fraction(pts, len(receivers)), rules.rounding)
-                if pts:
-                    for s in receivers:
-                        self.scores[s] += pts
-                    self.events.append((DEALER, Awarded(receivers, pts, outcome.name)))
-                continue
-            for payer in self.roles(pay.payer, side, player):
-                targets = tuple(r for r in receivers if r != payer) if payer in receivers else receivers
-                if targets:
-                    self._move(outcome.name, pay, amount, payer, targets, where)
-
-    def _move(self, reason: str, pay: Any, amount: Number, payer: int, targets: tuple[int, ...], where: str) -> None:
-        rules = self.rules
-        d = self.d
-        if type(amount) is int and (not pay.split or amount % len(targets) == 0):
-            chips = amount // len(targets) if pay.split else amount  # whole chips: no rounding
-        else:
-            each = Fraction(amount, len(targets)) if pay.split else amount
-            chips = to_int(each, rules.rounding, where=where)
-        extra_to: int | None = None
-        leftover = 0
-        if pay.split and pay.remainder != "stays" and type(amount) is int:
-            # The chips a split leaves over go to one receiver instead of staying put.
-            leftover = amount - chips * len(targets)
-            if leftover and pay.remainder == "declarer" and d.declarer in targets:
-                extra_to = d.declarer
-            elif leftover and pay.remainder == "first_after_dealer":
-                n = self.players
-                extra_to = min(targets, key=lambda s: (s - d.dealer - 1) % n if s >= 0 else n)
-        for r in targets:
-            moved = chips + leftover if r == extra_to else chips
-            if payer == POT and moved > self.pot:
-                moved = self.pot  # the pot never pays out more than it holds
-            if moved <= 0:
-                continue
-            if payer == POT:
-                self.pot -= moved
-            else:
-                self.scores[payer] -= moved
-            if r == POT:
-                self.pot += moved
-            else:
-                self.scores[r] += moved
-            self.events.append((DEALER, paid(payer, r, moved, reason)))

@@ -63,6 +63,7 @@ import attrs
 from trickrules.errors import FormulaError
 
 __all__ = [
+    "FUNCTION_NAMES",
     "MAX_DEPTH",
     "MAX_MAGNITUDE",
     "MAX_SOURCE_LENGTH",
@@ -93,6 +94,8 @@ _Eval: TypeAlias = Callable[[_Env], Number]
 
 # name -> least number of arguments; one-argument functions take exactly one.
 _FUNCTIONS: dict[str, int] = {"min": 2, "max": 2, "abs": 1, "floor": 1, "ceil": 1}
+FUNCTION_NAMES = frozenset(_FUNCTIONS)
+"""The functions a formula may call (no variable may take their names)."""
 # The allowed operators, as Python writes them (``/`` is exact division: see _Compiler.binary).
 _OPERATORS: dict[type[ast.AST], str] = {
     ast.Add: "+",

@@ -12,6 +12,12 @@ path:
 4. apply the chosen house-rule options (each choice is a patch merged the same
    way);
 5. structure the result into frozen classes with the one converter.
+
+The limits (:mod:`trickrules.spec.limits`) bound the work of every step, so
+that any spec loads, or is refused, in well under a second: the bytes of a
+file and of the files it extends together, nesting, values, the length of a
+string, the items of an array, the sizes of sections. Merging is linear in
+the sizes of the base and the patch.
 """
 
 from __future__ import annotations
@@ -19,8 +25,10 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+import re
 import tomllib
 import unicodedata
+from collections import deque
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -29,6 +37,15 @@ import attrs
 
 from trickrules.errors import SpecError
 from trickrules.spec.converter import MAX_INT, describe_error, structure, unstructure
+from trickrules.spec.limits import (
+    MAX_DEPTH,
+    MAX_EXTENDS,
+    MAX_NODES,
+    MAX_SPEC_BYTES,
+    MAX_TEXT,
+    SECTION_LIMITS,
+    check_resolved,
+)
 from trickrules.spec.model import Spec
 
 __all__ = [
@@ -41,14 +58,10 @@ __all__ = [
     "read_raw",
 ]
 
-#: Larger spec files are refused before parsing.
-MAX_SPEC_BYTES = 256 * 1024
-#: Tables and arrays nested deeper than this are refused.
-MAX_DEPTH = 12
-#: At most this many values (scalars, tables, arrays) in one file.
-MAX_NODES = 50_000
-#: How many ``extends`` links may be followed.
-MAX_EXTENDS = 4
+#: A run of digits this long is no integer a spec may hold (Python refuses to read one of 4,300 digits).
+_LONG_DIGITS = re.compile(r"[0-9][0-9_]{99,}")
+#: What a too-long integer is read as, so that the tree check names its key path: 2**53 + 1, just out of range.
+_OUT_OF_RANGE = str(2**53 + 1)
 
 _OVERLAY_KEYS = ("extends", "choose")
 _MERGE_KEYS = ("name", "rule")
@@ -75,6 +88,14 @@ def bundled_path(name: str) -> Path:
     return _specs_dir() / f"{name}.toml"
 
 
+def _is_file(path: Path) -> bool:
+    """Whether ``path`` is a file; a name too long for the system (or with a NUL) is none."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
+
+
 def _resolve(name_or_path: str | Path, relative_to: Path | None = None) -> Path:
     text = str(name_or_path)
     if isinstance(name_or_path, str) and text in bundled_names():
@@ -82,9 +103,9 @@ def _resolve(name_or_path: str | Path, relative_to: Path | None = None) -> Path:
     path = Path(text)
     if relative_to is not None and not path.is_absolute():
         candidate = relative_to.parent / path
-        if candidate.is_file():
+        if _is_file(candidate):
             return candidate
-    if path.is_file():
+    if _is_file(path):
         return path
     return bundled_path(text)
 
@@ -99,17 +120,20 @@ def _resolve_parent(parent: str, overlay: Path, where: str) -> Path:
         return (_specs_dir() / f"{parent}.toml").resolve()
     folder = overlay.parent.resolve()
     candidate = (folder / parent).resolve()
-    if not candidate.is_relative_to(folder) or not candidate.is_file():
+    if not candidate.is_relative_to(folder) or not _is_file(candidate):
         known = ", ".join(bundled_names())
         raise SpecError(
-            f"{where}: extends: {parent!r} is neither a bundled game ({known}) nor a file next to this overlay "
+            f"{where}: extends: {_short(parent)} is neither a bundled game ({known}) nor a file next to this overlay "
             f"(in {folder} or below it)."
         )
     return candidate
 
 
 def _check_text(text: str, where: str, path: str) -> None:
-    """Refuse control characters (an escape or a bell would act on a terminal that shows the spec)."""
+    """Refuse control characters (an escape or a bell would act on a terminal that shows the spec), and long texts."""
+    if len(text) > MAX_TEXT:
+        shown = path or "(top level)"
+        raise SpecError(f"{where}: {shown}: a text of {len(text)} characters; at most {MAX_TEXT} are allowed.")
     for char in text:
         if char not in "\n\t" and unicodedata.category(char).startswith("C"):
             shown = path or "(top level)"
@@ -144,6 +168,11 @@ def _check_tree(value: object, where: str, path: str, depth: int, counter: list[
 
 def read_raw(path: Path) -> dict[str, Any]:
     """Read one TOML file within the limits, as plain data (no ``extends`` handling)."""
+    return _read(path, [MAX_SPEC_BYTES])
+
+
+def _read(path: Path, budget: list[int]) -> dict[str, Any]:
+    """:func:`read_raw`, taking the file's size from ``budget``: the bytes a spec and its bases may still hold."""
     where = str(path)
     try:
         size = path.stat().st_size
@@ -151,13 +180,21 @@ def read_raw(path: Path) -> dict[str, Any]:
         raise SpecError(f"{where}: cannot be read ({exc.strerror}).") from None
     if size > MAX_SPEC_BYTES:
         raise SpecError(f"{where}: the file is {size} bytes; specs are limited to {MAX_SPEC_BYTES}.")
+    if size > budget[0]:
+        raise SpecError(
+            f"{where}: the file is {size} bytes, and the spec with the files it extends would be more than "
+            f"{MAX_SPEC_BYTES} bytes together."
+        )
     try:
-        data = path.read_bytes()[: MAX_SPEC_BYTES + 1]
+        data = path.read_bytes()[: budget[0] + 1]
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise SpecError(f"{where}: not valid UTF-8 at byte {exc.start}.") from None
     except OSError as exc:
         raise SpecError(f"{where}: cannot be read ({exc.strerror}).") from None
+    if len(data) > budget[0]:  # the file grew after its size was read
+        raise SpecError(f"{where}: the file is more than {budget[0]} bytes; specs are limited to {MAX_SPEC_BYTES}.")
+    budget[0] -= len(data)
     return parse_raw(text, where)
 
 
@@ -168,20 +205,45 @@ def parse_raw(text: str, where: str) -> dict[str, Any]:
     if text.startswith("\ufeff"):
         text = text[1:]  # a byte-order mark some editors write: not part of the TOML
     try:
-        raw = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise SpecError(f"{where}: not valid TOML: {exc}.") from None
+        raw = _parse_toml(text, where)
     except RecursionError:
         raise SpecError(f"{where}: nested too deeply to read.") from None
     _check_tree(raw, where, "", 0, [0])
     return raw
 
 
+def _parse_toml(text: str, where: str) -> dict[str, Any]:
+    """``tomllib.loads``, with its errors as :class:`SpecError`.
+
+    Python refuses to read an integer of more than 4,300 digits (a ``ValueError``
+    that says nowhere where it is). Such a number is read again as one just out
+    of range, so that the check of the tree names its key path.
+    """
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise SpecError(f"{where}: not valid TOML: {exc}.") from None
+    except ValueError as exc:
+        problem = exc
+    found = _LONG_DIGITS.search(text)
+    if found is None:
+        raise SpecError(f"{where}: not valid TOML: {problem}.") from None
+    try:
+        return tomllib.loads(_LONG_DIGITS.sub(_OUT_OF_RANGE, text))
+    except ValueError:
+        pass
+    line = text.count("\n", 0, found.start()) + 1
+    column = found.start() - text.rfind("\n", 0, found.start())
+    raise SpecError(
+        f"{where}: a number too long to read (line {line}, column {column}); integers are at most 2**53 in magnitude."
+    )
+
+
 def _merge_key(items: list[Any]) -> str | None:
     if not items or not all(isinstance(i, dict) for i in items):
         return None
     for key in _MERGE_KEYS:
-        if all(key in i for i in items):
+        if all(type(i.get(key)) is str for i in items):
             return key
     return None
 
@@ -200,6 +262,7 @@ def merge(base: Any, patch: Any, path: str = "") -> Any:
     says. When the patch names every element of the base, the patch's order
     is the result's order. Anything else in the patch replaces what the base
     had. A ``remove`` or ``before`` that names nothing is a :class:`MergeError`.
+    The work is linear in the sizes of ``base`` and ``patch``.
     """
     if isinstance(base, dict) and isinstance(patch, dict):
         out = dict(base)
@@ -214,44 +277,77 @@ def merge(base: Any, patch: Any, path: str = "") -> Any:
     return copy.deepcopy(patch)
 
 
+class _Element:
+    """An element of a named array while a patch is merged: a link of a ring, in the array's order."""
+
+    __slots__ = ("after", "before", "item")
+
+    def __init__(self, item: Any) -> None:
+        self.item = item
+        self.before: _Element = self
+        self.after: _Element = self
+
+    def insert(self, item: Any) -> _Element:
+        """A new element holding ``item``, linked in just before this one."""
+        new = _Element(item)
+        new.before, new.after = self.before, self
+        self.before.after = new
+        self.before = new
+        return new
+
+    def unlink(self) -> None:
+        """Take this element out of the ring."""
+        self.before.after = self.after
+        self.after.before = self.before
+
+
 def _merge_named(base: list[Any], patch: list[Any], key: str, path: str) -> list[Any]:
-    result = [dict(item) for item in base]
-
-    def index_of(name: object) -> int | None:
-        return next((n for n, item in enumerate(result) if item[key] == name), None)
-
+    # A ring of the elements (``ring`` itself stands for the end) and, by name, the elements that
+    # carry it, first first: each step of the patch is a lookup, not a search along the array.
+    ring = _Element(None)
+    named: dict[str, deque[_Element]] = {}
+    for item in base:
+        named.setdefault(item[key], deque()).append(ring.insert(item))  # merge() copies what it changes
     for item in patch:
         name = item[key]
         where = f"{path}[{key} = {name!r}]"
         body = {k: v for k, v in item.items() if k not in ("remove", "before")}
-        at = index_of(name)
+        holders = named.setdefault(name, deque())
         if item.get("remove") is True:
-            if at is None:
+            if not holders:
                 raise MergeError(f"{where}: 'remove = true' names an element that is not there.")
-            del result[at]
+            holders.popleft().unlink()
             continue
-        if at is not None:
+        if holders:
             if "before" in item:
                 raise MergeError(f"{where}: 'before' places a new element; {name!r} is already there.")
-            result[at] = merge(result[at], body, where)
+            holders[0].item = merge(holders[0].item, body, where)
             continue
         before = item.get("before")
-        if before is None:
-            result.append(copy.deepcopy(body))
-            continue
-        place = index_of(before)
-        if place is None:
-            raise MergeError(f"{where}: before = {before!r} names no element.")
-        result.insert(place, copy.deepcopy(body))
-    named = [item[key] for item in patch if item.get("remove") is not True]
-    if all(item[key] in named for item in base if index_of(item[key]) is not None):
+        place = ring
+        if before is not None:
+            found = named.get(before) if type(before) is str else None
+            if not found:
+                raise MergeError(f"{where}: before = {_short(before)} names no element.")
+            place = found[0]
+        holders.append(place.insert(copy.deepcopy(body)))
+    result = []
+    element = ring.after
+    while element is not ring:
+        result.append(element.item)
+        element = element.after
+    order: dict[str, int] = {}
+    for item in patch:
+        if item.get("remove") is not True:
+            order.setdefault(item[key], len(order))
+    if all(item[key] in order for item in base if named[item[key]]):
         # The patch names every element that is left: it also gives the order.
-        result.sort(key=lambda item: named.index(item[key]) if item[key] in named else len(named))
+        result.sort(key=lambda item: order.get(item[key], len(order)))
     return result
 
 
-def _load_tree(path: Path, chain: tuple[Path, ...]) -> tuple[dict[str, Any], dict[str, str]]:
-    raw = read_raw(path)
+def _load_tree(path: Path, chain: tuple[Path, ...], budget: list[int]) -> tuple[dict[str, Any], dict[str, str]]:
+    raw = _read(path, budget)
     where = str(path)
     choose = raw.pop("choose", {})
     if not isinstance(choose, dict) or not all(isinstance(v, str | bool | int) for v in choose.values()):
@@ -261,13 +357,13 @@ def _load_tree(path: Path, chain: tuple[Path, ...]) -> tuple[dict[str, Any], dic
     if parent is None:
         return raw, chosen
     if not isinstance(parent, str):
-        raise SpecError(f"{where}: extends: expected the name or path of a spec, found {parent!r}.")
+        raise SpecError(f"{where}: extends: expected the name or path of a spec, found {_short(parent)}.")
     if len(chain) > MAX_EXTENDS:
         raise SpecError(f"{where}: extends: more than {MAX_EXTENDS} levels of overlays.")
     parent_path = _resolve_parent(parent, path, where)
     if parent_path in chain:
-        raise SpecError(f"{where}: extends: {parent!r} extends this file again (a cycle).")
-    base, base_chosen = _load_tree(parent_path, (*chain, parent_path))
+        raise SpecError(f"{where}: extends: {_short(parent)} extends this file again (a cycle).")
+    base, base_chosen = _load_tree(parent_path, (*chain, parent_path), budget)
     variant = raw.get("variant")
     if isinstance(variant, dict) and "name" in variant and "name" not in raw:
         raw["name"] = variant["name"]
@@ -293,6 +389,9 @@ def _apply_options(raw: dict[str, Any], chosen: Mapping[str, str], where: str) -
     final_choices: dict[str, str] = {}
     # An overlay drops an option it has no use for with `remove = true` in the option's table.
     options = {k: v for k, v in options.items() if not (isinstance(v, dict) and v.get("remove") is True)}
+    most = SECTION_LIMITS["options"][0]
+    if len(options) > most:
+        raise SpecError(f"{where}: options: {len(options)} options; at most {most} are allowed.")
     for name in chosen:
         if name not in options:
             known = ", ".join(sorted(options)) or "none"
@@ -347,9 +446,12 @@ def load_spec(name_or_path: str | Path, options: Mapping[str, object] | None = N
     given = _given_options(options)
     path = _resolve(name_or_path).resolve()
     where = _display(path)
-    raw, chosen = _load_tree(path, (path,))
+    raw, chosen = _load_tree(path, (path,), [MAX_SPEC_BYTES])
+    # The sizes are checked before the options too: each option merges a patch over the whole spec.
+    check_resolved(raw, where)
     chosen.update(given)
     resolved = _apply_options(raw, chosen, where)
+    check_resolved(resolved, where)
     try:
         return structure(resolved, Spec)
     except Exception as exc:
@@ -370,14 +472,24 @@ def _given_options(options: object) -> dict[str, str]:
             raise SpecError(f"options: option names are strings, found {_short(key)}.")
         if type(value) not in (str, bool, int):
             raise SpecError(
-                f"options[{key!r}]: expected a choice (a string, an integer, or True/False), found {_short(value)}."
+                f"options[{_short(key)}]: expected a choice (a string, an integer, or True/False), "
+                f"found {_short(value)}."
             )
+        if type(value) is int and abs(value) > MAX_INT:
+            raise SpecError(f"options[{_short(key)}]: the integer {_short(value)} is out of range (at most 2**53).")
         out[key] = _choice_text(value)
     return out
 
 
 def _short(value: object) -> str:
-    text = repr(value)
+    """``repr(value)``, cut to 60 characters; it never fails, whatever the value."""
+    if type(value) is int and value.bit_length() > 200:
+        # Python refuses to write out an integer of more than 4,300 digits: say how long it is instead.
+        return f"an integer of about {int(value.bit_length() * 0.30103)} digits"
+    try:
+        text = repr(value)
+    except Exception:  # a repr that fails (a nested huge integer, a hostile __repr__) still gets a message
+        text = f"a {type(value).__name__}"
     return text if len(text) <= 60 else text[:57] + "..."
 
 

@@ -17,7 +17,7 @@ from trickrules.engine.mechanism import PASS, Mechanism, listed, not_legal
 from trickrules.engine.phases import deal_end, setup
 from trickrules.engine.phases.deal import start_deal
 from trickrules.engine.records import DEALER, Actor, Auction, DealInfo, Phase, Step, Tally, evolve
-from trickrules.engine.scoring import eligibility_env
+from trickrules.engine.scoring import is_eligible
 from trickrules.engine.state import State
 
 if TYPE_CHECKING:
@@ -37,7 +37,7 @@ def _offered(state: State) -> list[Action]:
     for c in game.rules.contracts[0 if high is None else high + 1 :]:  # only higher bids
         if c.requires_mask & ~dealt:
             continue
-        if c.eligible is not None and not c.eligible.evaluate(eligibility_env(state, seat, c)):
+        if not is_eligible(state, seat, c):
             continue
         out.append(shared_.bid_actions[c.index])
     return out

@@ -1,0 +1,144 @@
+"""The scores and the pot while a deal's payments are made: who each role names, and how chips move."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from trickrules.compile.rules import CompiledOutcome, CompiledPayment
+from trickrules.engine.evaluation import in_deal
+from trickrules.engine.events import POT, Awarded, Event, paid
+from trickrules.engine.records import DEALER, Actor, DealInfo
+from trickrules.errors import FormulaError
+from trickrules.spec.formula import Number, to_int
+
+__all__ = ["Ledger", "others"]
+
+Env = dict[str, Number | bool]
+
+
+_OTHERS: dict[tuple[int, tuple[int, ...]], tuple[int, ...]] = {}
+
+
+def others(players: int, side: tuple[int, ...]) -> tuple[int, ...]:
+    """The seats of a ``players``-seat table not in ``side``, in order (remembered: sides recur)."""
+    key = (players, side)
+    found = _OTHERS.get(key)
+    if found is None:
+        found = tuple(s for s in range(players) if s not in side)
+        if len(_OTHERS) < 4096:
+            _OTHERS[key] = found
+    return found
+
+
+class Ledger:
+    """The scores and the pot while a deal's payments are made (``pay_out`` makes those of an outcome)."""
+
+    __slots__ = ("d", "events", "players", "pot", "rules", "scores", "sides")
+
+    def __init__(
+        self,
+        rules: Any,
+        d: DealInfo,
+        scores: list[int],
+        pot: int,
+        events: list[tuple[Actor, Event]],
+        sides: tuple[tuple[int, ...], ...],
+    ) -> None:
+        self.rules = rules
+        self.d = d
+        self.players = rules.players
+        self.scores = scores
+        self.pot = pot
+        self.events = events
+        #: The declarer's side and the defenders, when there is a contract.
+        self.sides = sides
+
+    def roles(self, role: str, side: tuple[int, ...], player: int) -> tuple[int, ...]:
+        """The seats (or the pot) a payment role names, for this subject."""
+        d = self.d
+        if role == "pot":
+            return (POT,)
+        if role == "declarer":
+            return (d.declarer,) if d.declarer is not None else ()
+        if role == "partner":
+            return (d.partner,) if d.partner is not None and d.partner != d.declarer else ()
+        if role == "declarer_side":
+            return self.sides[0] if self.sides else ()
+        if role == "defenders":
+            return self.sides[1] if self.sides else ()
+        if role == "side":
+            return side
+        if role == "opponents":
+            return others(self.players, side)
+        if role == "player":
+            return (player,)
+        if role == "others":
+            return others(self.players, (player,))
+        return tuple(range(self.players))
+
+    def pay_out(self, outcome: CompiledOutcome, env: Env, side: tuple[int, ...], player: int) -> None:
+        """Make the payments of one outcome or bonus that holds."""
+        for pay in outcome.pay:
+            try:
+                self._pay(outcome, pay, env, side, player)
+            except FormulaError as error:
+                raise in_deal(error, pay.amount, env, self.d.number) from None
+
+    def _pay(
+        self, outcome: CompiledOutcome, pay: CompiledPayment, env: Env, side: tuple[int, ...], player: int
+    ) -> None:
+        """Make one payment of an outcome or bonus that holds."""
+        rules = self.rules
+        where = f"scoring {outcome.name}"
+        receivers = self.roles(pay.to, side, player)
+        if not receivers:
+            return
+        amount = pay.amount.evaluate(env)
+        if rules.unit == "points":
+            pts = to_int(amount, rules.rounding, where=where)
+            if pay.split:
+                pts = to_int(Fraction(pts, len(receivers)), rules.rounding)
+            if pts:
+                for s in receivers:
+                    self.scores[s] += pts
+                self.events.append((DEALER, Awarded(receivers, pts, outcome.name)))
+            return
+        for payer in self.roles(pay.payer, side, player):
+            targets = tuple(r for r in receivers if r != payer) if payer in receivers else receivers
+            if targets:
+                self._move(outcome.name, pay, amount, payer, targets, where)
+
+    def _move(self, reason: str, pay: Any, amount: Number, payer: int, targets: tuple[int, ...], where: str) -> None:
+        rules = self.rules
+        d = self.d
+        if type(amount) is int and (not pay.split or amount % len(targets) == 0):
+            chips = amount // len(targets) if pay.split else amount  # whole chips: no rounding
+        else:
+            each = Fraction(amount, len(targets)) if pay.split else amount
+            chips = to_int(each, rules.rounding, where=where)
+        extra_to: int | None = None
+        leftover = 0
+        if pay.split and pay.remainder != "stays" and type(amount) is int:
+            # The chips a split leaves over go to one receiver instead of staying put.
+            leftover = amount - chips * len(targets)
+            if leftover and pay.remainder == "declarer" and d.declarer in targets:
+                extra_to = d.declarer
+            elif leftover and pay.remainder == "first_after_dealer":
+                n = self.players
+                extra_to = min(targets, key=lambda s: (s - d.dealer - 1) % n if s >= 0 else n)
+        for r in targets:
+            moved = chips + leftover if r == extra_to else chips
+            if payer == POT and moved > self.pot:
+                moved = self.pot  # the pot never pays out more than it holds
+            if moved <= 0:
+                continue
+            if payer == POT:
+                self.pot -= moved
+            else:
+                self.scores[payer] -= moved
+            if r == POT:
+                self.pot += moved
+            else:
+                self.scores[r] += moved
+            self.events.append((DEALER, paid(payer, r, moved, reason)))
