@@ -113,9 +113,8 @@ def game_names() -> st.SearchStrategy[str]:
     return st.sampled_from(GAMES)
 
 
-#: The largest seed ``new_match`` accepts: the largest integer every JSON
-#: reader keeps exactly (logs record the seed).
-MAX_SEED = 2**53
+#: The largest seed ``new_match`` accepts (a log writes one past 2**53 as a decimal string).
+MAX_SEED = 2**128 - 1
 
 
 def seeds() -> st.SearchStrategy[int]:
@@ -277,7 +276,7 @@ def walk(
 
 def actions_of(state: State) -> list[str]:
     """Return the player actions of the match so far, as text (for reproductions)."""
-    from trickrules.records.eventlog import action_of
+    from trickrules.records.replay import action_of
 
     out = []
     for entry in EventLog.from_state(state).entries:

@@ -225,10 +225,10 @@ def _swap_in(hands: list[list[str]], seat: int, card: object) -> list[list[objec
 
 
 BAD_STARTS: list[Any] = [
-    # Seeds: an integer from 0 to 2**53, so that every JSON reader keeps it exactly.
+    # Seeds: an integer from 0 to 2**128 - 1 (None draws a secret one).
     *(
         pytest.param(start("manille", ("seed", repr(seed)), seed=seed), id=f"seed {seed!r}")
-        for seed in (-1, 2**60, MAX_INT + 1, 1.5, "7", True, None, [7])
+        for seed in (-1, 2**128, 2**200, 1.5, "7", True, [7])
     ),
     # Dealers: a seat of the table.
     *(
@@ -330,9 +330,12 @@ def _extreme_cases() -> Iterator[Any]:
 
 @pytest.mark.parametrize(("name", "which"), list(_extreme_cases()))
 def test_a_match_started_from_the_largest_accepted_totals_plays_and_reads_back(name: str, which: str) -> None:
-    """Whatever ``new_match`` accepts, the match plays on without an error and its log and views read back.
+    """Whatever ``new_match`` accepts, the match plays on and its log and views read back.
 
-    The bound itself is the engine's choice: it is found here by bisection.
+    The bound itself is the engine's choice: it is found here by bisection. The
+    same bound limits the totals a deal may reach (so that every state can be
+    resumed), so a match started at it may stop at its first deal's end, with
+    that error and no other.
     """
     game = short_game(name)
     extreme = EXTREMES[which]
@@ -340,10 +343,18 @@ def test_a_match_started_from_the_largest_accepted_totals_plays_and_reads_back(n
     assert value is not None, "new_match refuses even 0"
     state = game.new_match(**extreme(game, value))  # type: ignore[arg-type]
     rng = random.Random(5)
+    stopped: str | None = None
     for _ in range(1500):
         if state.is_terminal:
             break
-        state = state.apply(rng.choice(state.legal_actions()))
+        try:
+            state = state.apply(rng.choice(state.legal_actions()))
+        except FormulaError as exc:
+            # The one refusal allowed: a deal that would take the totals past the engine's bound
+            # ends the match there, leaving the state before it whole.
+            stopped = str(exc)
+            break
+    assert stopped is None or "the match cannot go on" in stopped, stopped
     text = EventLog.from_state(state).to_json()
     assert trickrules.replay(text, partial=True) == state
     for seat in range(game.players):

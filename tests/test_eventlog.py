@@ -26,7 +26,7 @@ import trickrules
 from trickrules import EventLog, Game, LogFormatError, LogIntegrityError, State, replay
 from trickrules.engine.events import ACTION_EVENTS, EVENT_TYPES, CardGiven, CardPlayed, Dealt
 from trickrules.engine.obligations import REASONS
-from trickrules.records import eventlog as eventlog_module
+from trickrules.records import logcodec as logcodec_module
 from trickrules.records.eventlog import MAX_LOG_BYTES, LogHeader
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -105,9 +105,7 @@ class Match:
 
 
 @cache
-def played(
-    name: str, options: Options, seed: int, prefer: tuple[str, ...] = (), until: str = ""
-) -> Match:
+def played(name: str, options: Options, seed: int, prefer: tuple[str, ...] = (), until: str = "") -> Match:
     """Play a whole match from ``new_match(seed=seed)``, random legal actions seeded alike.
 
     Until an ``until`` event happens, an action starting with the first possible text of
@@ -239,7 +237,7 @@ def test_schema_has_exactly_the_event_types_and_fields_of_the_event_classes() ->
     for tag, cls in EVENT_TYPES.items():
         sub = defs[f"{tag}_event"]
         fields = ["seq", "actor", "type", *(a.name for a in attrs.fields(cls))]
-        assert list(sub["properties"]) == fields, tag
+        assert list(sub["properties"]) == [*fields, "mac"], tag  # "mac" only in a signed log
         assert sub["required"] == fields, tag
         assert sub["additionalProperties"] is False, tag
         assert sub["properties"]["type"] == {"const": tag}
@@ -252,7 +250,7 @@ def test_schema_has_exactly_the_event_types_and_fields_of_the_event_classes() ->
 def test_schema_header_has_exactly_the_fields_of_the_header() -> None:
     header = SCHEMA["$defs"]["header"]
     assert set(header["properties"]) == {a.name for a in attrs.fields(LogHeader)}
-    assert set(header["required"]) == set(header["properties"]) - {"seat"}
+    assert set(header["required"]) == set(header["properties"]) - {"seat", "events", "mac"}
     assert header["additionalProperties"] is False
 
 
@@ -389,9 +387,7 @@ def test_from_json_of_to_json_equals_the_log_and_redumps_byte_for_byte(name: str
 
 @pytest.mark.parametrize("name", list(GAMES))
 @pytest.mark.parametrize("seed", SEEDS)
-def test_replay_of_the_text_gives_the_played_final_state_and_scoreboard(
-    name: str, seed: int
-) -> None:
+def test_replay_of_the_text_gives_the_played_final_state_and_scoreboard(name: str, seed: int) -> None:
     final = short_match(name, seed).final
     again = replay(EventLog.from_state(final).to_json())
     assert again == final
@@ -453,11 +449,7 @@ def test_a_trick_s_last_card_changed_to_another_legal_card_is_caught_at_the_tric
 
 def leads(events: list[dict[str, Any]]) -> list[int]:
     """Positions of the plays that lead a trick."""
-    return [
-        n
-        for n, e in enumerate(events)
-        if e["type"] == "play" and events[n - 1]["type"] in ("trick", "trump")
-    ]
+    return [n for n, e in enumerate(events) if e["type"] == "play" and events[n - 1]["type"] in ("trick", "trump")]
 
 
 def replays_legally(state: State, plays: list[str]) -> bool:
@@ -635,15 +627,9 @@ def test_a_dropped_event_is_caught_at_its_seq(kind: str, renumber: bool) -> None
 
 @pytest.mark.parametrize(("first", "second"), [("play", "play"), ("play", "trick")])
 @pytest.mark.parametrize("renumber", [False, True])
-def test_two_consecutive_events_swapped_are_caught_at_the_first(
-    first: str, second: str, renumber: bool
-) -> None:
+def test_two_consecutive_events_swapped_are_caught_at_the_first(first: str, second: str, renumber: bool) -> None:
     header, events = manille_lines()
-    i = next(
-        n
-        for n in range(30, len(events) - 1)
-        if events[n]["type"] == first and events[n + 1]["type"] == second
-    )
+    i = next(n for n in range(30, len(events) - 1) if events[n]["type"] == first and events[n + 1]["type"] == second)
     events[i], events[i + 1] = events[i + 1], events[i]
     caught_at(join(header, events, renumber=renumber), i)
 
@@ -754,9 +740,7 @@ def test_options_changed_with_a_matching_fingerprint_are_caught_where_the_rules_
 def cut_points(events: list[dict[str, Any]]) -> dict[str, tuple[int, bool]]:
     """Named places to cut a log: (events kept, whether the cut is between two steps)."""
     trick = next(
-        n
-        for n in range(40, len(events) - 1)
-        if events[n]["type"] == "trick" and events[n + 1]["type"] == "play"
+        n for n in range(40, len(events) - 1) if events[n]["type"] == "trick" and events[n + 1]["type"] == "play"
     )
     second_deal = index_of(events, "dealt", 1)
     last_trick = max(n for n in range(second_deal) if events[n]["type"] == "trick")
@@ -852,9 +836,7 @@ def hostile_cases() -> dict[str, Callable[[str, str], str | bytes]]:
         "version as a string": sub_header('"version":1', '"version":"1"'),
         "duplicate key in the header": sub_header('"dealer":0', '"dealer":0,"dealer":1'),
         "duplicate key in an event": sub('"seq":0', '"seq":0,"seq":0'),
-        "duplicate key in a nested object": sub_header(
-            '"options":{', '"options":{"match_end":"12",'
-        ),
+        "duplicate key in a nested object": sub_header('"options":{', '"options":{"match_end":"12",'),
         "NaN": sub('"seq":0', '"seq":NaN'),
         "Infinity": sub('"seq":0', '"seq":Infinity'),
         "-Infinity": sub('"deal":0', '"deal":-Infinity'),
@@ -865,15 +847,11 @@ def hostile_cases() -> dict[str, Callable[[str, str], str | bytes]]:
         "a negative integer under -2**53": sub('"deal":0', f'"deal":{-INT_LIMIT - 1}'),
         "a 10,000-digit integer": sub('"seq":0', '"seq":' + "7" * 10_000),
         "a 10,000-digit seed": sub_header('"seed":1', '"seed":' + "9" * 10_000),
-        "100,000-deep nested arrays in an event": sub(
-            '"turned":""', '"turned":' + "[" * depth + "]" * depth
-        ),
+        "100,000-deep nested arrays in an event": sub('"turned":""', '"turned":' + "[" * depth + "]" * depth),
         "100,000-deep nested objects in an event": sub(
             '"turned":""', '"turned":' + '{"a":' * depth + "0" + "}" * depth
         ),
-        "100,000-deep nested arrays as an event line": lambda h, e: (
-            f"{h}\n" + "[" * depth + "]" * depth + "\n"
-        ),
+        "100,000-deep nested arrays as an event line": lambda h, e: f"{h}\n" + "[" * depth + "]" * depth + "\n",
         "invalid UTF-8 bytes": lambda h, e: f"{h}\n{e}\n".encode() + b'{"seq":1,"x":"\xff\xfe"}\n',
         "a UTF-8 BOM": lambda h, e: b"\xef\xbb\xbf" + f"{h}\n{e}\n".encode(),
         "an unknown event type": sub('"type":"dealt"', '"type":"stolen"'),
@@ -938,13 +916,11 @@ def test_integers_of_exactly_2_53_are_accepted() -> None:
 
 
 @pytest.mark.parametrize("kind", ["str", "bytes"])
-def test_a_70_mb_log_is_refused_by_its_size_without_parsing(
-    kind: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_70_mb_log_is_refused_by_its_size_without_parsing(kind: str, monkeypatch: pytest.MonkeyPatch) -> None:
     def no_parsing(text: str, where: str) -> Any:
         raise AssertionError("the log was parsed")
 
-    monkeypatch.setattr(eventlog_module, "_loads", no_parsing)
+    monkeypatch.setattr(logcodec_module, "_loads", no_parsing)
     size = 70 * 1024 * 1024
     assert size > MAX_LOG_BYTES
     # A header-shaped start, then one huge string: cheap to build, costly to parse.
@@ -1052,12 +1028,16 @@ def test_for_seat_redacts_stacked_hands_in_the_header() -> None:
 
 
 def test_seeds_are_limited_to_what_a_log_can_record() -> None:
-    # A log records the seed as a JSON integer, exact only up to 2**53.
-    with pytest.raises(ValueError, match="2\\*\\*53"):
-        short_game("manille").new_match(seed=2**53 + 1)
-    state = short_game("manille").new_match(seed=2**53)
-    state = state.apply(state.legal_actions()[0])
-    assert replay(EventLog.from_state(state).to_json(), partial=True) == state
+    # A log records a seed as a JSON integer up to 2**53 and as a decimal string past it, up to 2**128 - 1.
+    with pytest.raises(ValueError, match="2\\*\\*128"):
+        short_game("manille").new_match(seed=2**128)
+    for seed in (2**53, 2**53 + 1, 2**128 - 1):
+        state = short_game("manille").new_match(seed=seed)
+        state = state.apply(state.legal_actions()[0])
+        text = EventLog.from_state(state).to_json()
+        assert ('"seed":"' in text) == (seed > 2**53)
+        assert VALIDATOR.is_valid(json.loads(text.splitlines()[0]))
+        assert replay(text, partial=True) == state
 
 
 def test_a_stacked_misdeal_in_a_turned_card_game_replays() -> None:

@@ -23,7 +23,8 @@ from trickrules.errors import (
     SpecError,
     TrickrulesError,
 )
-from trickrules.records.eventlog import EventLog, replay
+from trickrules.records.eventlog import EventLog
+from trickrules.records.replay import replay, replay_file
 from trickrules.records.view import View
 from trickrules.spec.loader import bundled_names, load_spec
 from trickrules.spec.model import Spec
@@ -47,6 +48,7 @@ __all__ = [
     "load",
     "load_spec",
     "replay",
+    "replay_file",
 ]
 
 __version__ = "0.1.0"

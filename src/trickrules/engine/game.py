@@ -125,7 +125,7 @@ class Game:
 
     def new_match(
         self,
-        seed: int = 0,
+        seed: int | None = None,
         dealer: int = 0,
         hands: Sequence[Sequence[str]] | None = None,
         turned: str | None = None,
@@ -134,7 +134,11 @@ class Game:
     ) -> State:
         """Start a match: the first deal is dealt from ``seed``, or stacked from ``hands``.
 
-        ``hands`` gives card codes per seat for the first deal; later deals come
+        ``seed`` is an integer from 0 to 2**128 - 1; every deal of the match
+        follows from it, so anyone who knows it knows every hand. Without one,
+        a secret 128-bit seed is drawn from :mod:`secrets` (read it back from
+        ``state.match.seed`` to play the match again). ``hands`` gives card codes
+        per seat for the first deal; later deals come
         from the seed. Where the trump is a turned card, the last card of the
         dealer's list is the one turned unless ``turned`` names it. ``scores``
         (one per seat) and ``pot`` start the match from given totals, as when
@@ -191,5 +195,5 @@ def load(name_or_path: str | Path, options: Mapping[str, object] | None = None) 
         return Game(spec, source if Path(source).suffix == ".toml" else f"specs/{spec.name}.toml")
     except SpecError:
         raise
-    except (ValueError, TypeError, KeyError, IndexError) as exc:  # a gap in the checks above
-        raise SpecError(f"{source}: the spec is inconsistent ({exc}).") from None
+    except (ArithmeticError, LookupError, RecursionError, TypeError, ValueError) as exc:  # a gap in the checks above
+        raise SpecError(f"{source}: the spec is inconsistent ({type(exc).__name__}: {exc}).") from None

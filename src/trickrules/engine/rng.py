@@ -2,7 +2,8 @@
 
 Version 1 (``RNG_VERSION``): the deal with shuffle number ``k`` of a match
 with seed ``s`` shuffles with Python's Mersenne Twister, ``random.Random``,
-seeded with the integer ``mix(s, k)`` (a SplitMix64 step of ``s`` and ``k``,
+seeded with the integer ``mix(s, k)`` (a SplitMix64 step of the low 64 bits
+of ``s`` and ``k``, with the bits of ``s`` above the 64th kept above it,
 below); the engine calls the C generator that ``random.Random`` is built on,
 which draws the same numbers. Python documents that ``Random.random()`` keeps producing the same
 sequence for the same integer seed across versions, so only ``random()`` is
@@ -36,11 +37,16 @@ CHOICE_SALT = 0xD1B54A32D192ED03
 
 
 def mix(seed: int, shuffle_no: int) -> int:
-    """A well-mixed 64-bit seed for shuffle ``shuffle_no`` of a match seeded ``seed``."""
+    """A well-mixed seed for shuffle ``shuffle_no`` of a match seeded ``seed``.
+
+    Its low 64 bits are a SplitMix64 step of the seed's low 64 bits and
+    ``shuffle_no``; the seed's bits above the 64th are kept above them, so a
+    128-bit seed keeps all its bits (and a seed below 2**64 gives a 64-bit value).
+    """
     z = (seed * _GOLDEN + (shuffle_no + 1) * _GOLDEN) & _MASK
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-    return z ^ (z >> 31)
+    return (z ^ (z >> 31)) | ((seed >> 64) << 64)
 
 
 def shuffled(seed: int, shuffle_no: int, n: int) -> list[int]:

@@ -83,7 +83,7 @@ class GameLike(Protocol):
 
     def new_match(
         self,
-        seed: int = ...,
+        seed: int | None = ...,
         dealer: int = ...,
         hands: Sequence[Sequence[str]] | None = ...,
         turned: str | None = ...,

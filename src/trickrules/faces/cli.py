@@ -8,17 +8,19 @@ from __future__ import annotations
 
 import argparse
 import json
+import secrets
 import sys
 from collections.abc import Callable, Sequence
 
 from trickrules.engine.events import MatchEnded
 from trickrules.engine.game import load
 from trickrules.engine.state import State
-from trickrules.errors import LogFormatError, LogIntegrityError, SpecError, TrickrulesError
+from trickrules.errors import ArgumentError, LogFormatError, LogIntegrityError, SpecError, TrickrulesError
 from trickrules.faces.bots import BOTS, make_bots
 from trickrules.faces.match import play_match
 from trickrules.faces.render import describe_event, rules_data, rules_text, seat_list
-from trickrules.records.eventlog import EventLog, replay
+from trickrules.records.eventlog import EventLog
+from trickrules.records.replay import replay_file
 from trickrules.spec.loader import bundled_names
 
 __all__ = ["main"]
@@ -79,15 +81,35 @@ def _printer(out: bool) -> Callable[[State], None]:
     return show
 
 
+def _key_of(path: str | None) -> bytes | None:
+    """The signing key held in the file at ``path`` (its bytes, without a final line break)."""
+    if path is None:
+        return None
+    try:
+        with open(path, "rb") as fh:
+            key = fh.read(4097)
+    except OSError as exc:
+        raise ArgumentError(f"--key-file: {path!r} cannot be read ({exc.strerror})") from None
+    key = key.rstrip(b"\r\n")
+    if not 16 <= len(key) <= 4096:
+        raise ArgumentError(f"--key-file: {path!r} must hold a key of 16 to 4096 bytes, found {len(key)}")
+    return key
+
+
 def _cmd_play(args: argparse.Namespace) -> int:
     game = load(args.game, _options(args.option))
-    print(f"{game.spec.title}: seed {args.seed}, {args.bots} bots")
-    players = make_bots(game, args.bots, args.seed)
-    final = play_match(game, players, args.seed, max_deals=args.deals, on_step=_printer(not args.quiet))
+    key = _key_of(args.key_file)
+    # No seed given: a secret one, printed so that the match can be played again.
+    seed = args.seed if args.seed is not None else secrets.randbits(128)
+    print(f"{game.spec.title}: seed {seed}, {args.bots} bots")
+    players = make_bots(game, args.bots, seed)
+    final = play_match(game, players, seed, max_deals=args.deals, on_step=_printer(not args.quiet))
     if not final.is_terminal:
         scores = ", ".join(f"seat {s} {x}" for s, x in final.scoreboard.items())
         print(f"\nStopped after {args.deals} deal(s). Scores: {scores}")
     log = EventLog.from_state(final)
+    if key is not None:
+        log = log.sign(key)
     if args.log:
         log.save(args.log)
         print(f"Log written to {args.log} ({len(log.entries)} events).")
@@ -95,14 +117,15 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
+    key = _key_of(args.key_file)
     try:
-        log = EventLog.load(args.file)
-        state = replay(log, partial=args.partial)
+        state = replay_file(args.file, partial=args.partial, key=key)
     except (LogFormatError, LogIntegrityError) as exc:
         print(f"{args.file}: {exc}")
         return 1
+    signed = ", signature checked" if key is not None else ""
     print(
-        f"{args.file}: ok, {len(log.entries)} events replayed; {state.game.name}, "
+        f"{args.file}: ok, {len(state.entries())} events replayed{signed}; {state.game.name}, "
         f"{'match over' if state.is_terminal else 'match in progress'}."
     )
     for seat, score in state.scoreboard.items():
@@ -130,17 +153,19 @@ def _parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("play", help="play a match with bots and print it")
     p.add_argument("game", help=f"a bundled game ({games}) or a spec file")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=None, help="the match seed (default: a secret 128-bit one, printed)")
     p.add_argument("--deals", type=int, default=None, help="stop after this many deals")
     p.add_argument("--bots", choices=sorted(BOTS), default="heuristic")
     p.add_argument("--log", help="write the event log (JSON Lines) to this file")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
     p.add_argument("--quiet", action="store_true", help="print only the summary")
+    p.add_argument("--key-file", help="sign the log written with --log with the key in this file")
     p.set_defaults(func=_cmd_play)
 
     p = sub.add_parser("replay", help="verify an event log and print the final standings")
     p.add_argument("file")
     p.add_argument("--partial", action="store_true", help="accept a log of a match still in progress")
+    p.add_argument("--key-file", help="refuse the log unless it is signed with the key in this file")
     p.set_defaults(func=_cmd_replay)
 
     from trickrules.faces.conformance.cli import add_commands

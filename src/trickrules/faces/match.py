@@ -23,7 +23,7 @@ __all__ = ["play_match"]
 def play_match(
     game: GameLike,
     players: Sequence[Bot],
-    seed: int = 0,
+    seed: int | None = None,
     *,
     max_deals: int | None = None,
     on_step: Callable[[State], None] | None = None,

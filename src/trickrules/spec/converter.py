@@ -5,7 +5,7 @@ Encoding choices, in one place:
 * Unknown keys are rejected (``forbid_extra_keys``): a typo in a spec or a
   log must not silently change a rule.
 * Primitives are strict: an ``int`` field takes only a TOML/JSON integer
-  (not a bool, a float or a numeric string) within ``MAX_INT``; a ``str``
+  (not a bool, a float or a numeric string) within ``MAX_BIG``; a ``str``
   field only a string; a ``bool`` only ``true``/``false``. ``nan`` and
   ``inf`` are never accepted.
 * Tuples are read from lists; :class:`FrozenMap` from tables/objects with
@@ -35,13 +35,17 @@ from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, overrid
 
 from trickrules.spec.frozenmap import FrozenMap
 
-__all__ = ["MAX_INT", "converter", "describe_error", "structure", "unstructure"]
+__all__ = ["MAX_BIG", "MAX_INT", "converter", "describe_error", "structure", "unstructure"]
 
 T = TypeVar("T")
 
-#: The largest integer magnitude accepted anywhere in specs and logs
-#: (JSON readers in other languages lose precision above 2**53).
+#: The largest integer magnitude a spec may write, and the largest a log or
+#: a view writes as a JSON number (JSON readers in other languages lose
+#: precision above 2**53).
 MAX_INT = 2**53
+#: The largest integer magnitude the library carries anywhere (a seed is below
+#: 2**128): a log writes a seed past ``MAX_INT`` as a string of its decimal digits.
+MAX_BIG = 2**128
 
 
 class _WrongValue(ValueError):
@@ -56,8 +60,8 @@ def _show(value: object) -> str:
 def _strict_int(value: object, _: type) -> int:
     if type(value) is not int:
         raise _WrongValue(f"expected an integer, found {_show(value)}")
-    if abs(value) > MAX_INT:
-        raise _WrongValue(f"integer {_show(value)} is out of range (at most 2**53 in magnitude)")
+    if abs(value) > MAX_BIG:
+        raise _WrongValue(f"integer {_show(value)} is out of range (at most 2**128 in magnitude)")
     return value
 
 

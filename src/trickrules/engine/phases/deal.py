@@ -10,6 +10,8 @@ event; every other hand as ``"?"`` cards.
 
 from __future__ import annotations
 
+import reprlib
+import secrets
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING
@@ -24,17 +26,28 @@ from trickrules.engine.scoring import deal_constants
 from trickrules.engine.sizes import hand_size, stacked_size
 from trickrules.engine.state import State
 from trickrules.errors import ArgumentError
-from trickrules.spec.converter import MAX_INT
 from trickrules.spec.formula import MAX_MAGNITUDE, to_int
 
 if TYPE_CHECKING:
     from trickrules.engine.state import GameLike
 
-__all__ = ["MAX_START", "REVEALS", "new_match", "start_deal"]
+__all__ = ["MAX_START", "MAX_START_TEXT", "REVEALS", "SEED_BITS", "new_match", "start_deal"]
 
-#: The largest score or pot a match may start from: a thousandth of the largest value a formula
-#: may meet (``formula.MAX_MAGNITUDE``), so that the formulas have room for what a deal adds.
-MAX_START = MAX_MAGNITUDE // 1000
+#: The largest score or pot a match may start from or reach: a tenth of the largest value a
+#: formula may meet (``formula.MAX_MAGNITUDE``), so that a formula that reads a total has room
+#: for what a deal adds, and below 2**53, so a log writes every total as a JSON integer.
+#: (Random Finnish Quadrille matches, whose pot doubles, reach about 10**13 in 40 deals.)
+MAX_START = MAX_MAGNITUDE // 10
+#: ``MAX_START`` as messages write it.
+MAX_START_TEXT = f"10**{len(str(MAX_START)) - 1}"
+
+#: A seed drawn when none is given has this many bits (from :mod:`secrets`); seeds given are below ``2**SEED_BITS``.
+SEED_BITS = 128
+
+
+_short = reprlib.Repr()
+_short.maxstring = _short.maxother = 40
+show = _short.repr
 
 
 def _dealt_for(event: Dealt, seat: int) -> Dealt:
@@ -48,7 +61,7 @@ REVEALS: Mapping[type, Reveal] = MappingProxyType({Dealt: _dealt_for})
 
 def new_match(
     game: GameLike,
-    seed: int = 0,
+    seed: int | None = None,
     dealer: int = 0,
     hands: Sequence[Sequence[str]] | None = None,
     turned: str | None = None,
@@ -57,9 +70,10 @@ def new_match(
 ) -> State:
     """Start a match of ``game`` (see :meth:`Game.new_match`)."""
     n = game.players
-    if type(seed) is not int or not 0 <= seed <= MAX_INT:
-        # MAX_INT: the largest integer every JSON reader keeps exactly (logs record the seed).
-        raise ArgumentError(f"seed must be an integer from 0 to 2**53, found {seed!r}.")
+    if seed is None:
+        seed = secrets.randbits(SEED_BITS)  # nobody can guess the deals from his own hand
+    elif type(seed) is not int or not 0 <= seed < 2**SEED_BITS:
+        raise ArgumentError(f"seed must be an integer from 0 to 2**128 - 1, found {show(seed)}.")
     game.seat(dealer, "dealer")
     stacked: tuple[tuple[str, ...], ...] = ()
     stacked_turned = ""
@@ -79,10 +93,12 @@ def new_match(
         raise ArgumentError(f"scores must give an integer per seat ({n}), found {scores!r}.")
     totals = tuple(scores) if scores is not None else (0,) * n
     if len(totals) != n or any(type(x) is not int or abs(x) > MAX_START for x in totals):
-        raise ArgumentError(f"scores must give an integer of at most 10**12 per seat ({n}), found {scores!r}.")
+        raise ArgumentError(
+            f"scores must give an integer of at most {MAX_START_TEXT} per seat ({n}), found {show(scores)}."
+        )
     if type(pot) is not int or not 0 <= pot <= MAX_START or (pot and game.rules.unit != "chips"):
         raise ArgumentError(
-            f"pot must be an integer from 0 to 10**12 (and 0 in a game without a pot), found {pot!r}."
+            f"pot must be an integer from 0 to {MAX_START_TEXT} (and 0 in a game without a pot), found {show(pot)}."
         )
     match = MatchInfo(
         seed=seed,

@@ -12,12 +12,11 @@ from __future__ import annotations
 
 from trickrules.engine.carry import carried_counters, match_bonus
 from trickrules.engine.events import POT, DealScored, Event, MatchEnded, paid
-from trickrules.engine.phases.deal import start_deal
+from trickrules.engine.phases.deal import MAX_START, MAX_START_TEXT, start_deal
 from trickrules.engine.records import DEALER, Actor, DealInfo, MatchInfo, Phase, Step, Tally, evolve
 from trickrules.engine.scoring import pay_deal, sides_of_deal
 from trickrules.engine.state import State
 from trickrules.errors import FormulaError
-from trickrules.spec.converter import MAX_INT
 
 __all__ = ["ends_early", "finish_deal", "pass_out"]
 
@@ -61,11 +60,11 @@ def pass_out(state: State, d: DealInfo, events: list[tuple[Actor, Event]]) -> St
 
 
 def _check_totals(d: DealInfo, scores: list[int], pot: int) -> None:
-    """Refuse totals past 2**53, which no JSON reader keeps exactly (so no log could record them)."""
-    if any(abs(x) > MAX_INT for x in scores) or abs(pot) > MAX_INT:
+    """Refuse totals past ``MAX_START``, the largest a match may start from (so every state can be resumed)."""
+    if any(abs(x) > MAX_START for x in scores) or abs(pot) > MAX_START:
         raise FormulaError(
-            f"deal {d.number}: the totals after scoring ({', '.join(map(str, scores))}; pot {pot}) pass 2**53, "
-            "the largest a log can record; the match cannot go on from this deal."
+            f"deal {d.number}: the totals after scoring ({', '.join(map(str, scores))}; pot {pot}) pass "
+            f"{MAX_START_TEXT}, the largest the engine carries; the match cannot go on from this deal."
         )
 
 
