@@ -329,3 +329,13 @@ def test_finding8_the_cli_prints_the_secret_seed_so_the_match_can_be_played_agai
 def test_finding4_view_from_json_on_hostile_input_raises_a_log_format_error(text: str | bytes) -> None:
     with pytest.raises(trickrules.LogFormatError):
         trickrules.View.from_json(text)
+
+
+@pytest.mark.parametrize("argument", ["seed", "scores", "pot", "dealer"])
+def test_finding4_a_5000_digit_integer_given_to_new_match_is_an_argument_error(argument: str) -> None:
+    """Python refuses to print an integer past 4,300 digits: the message must not try to."""
+    game = trickrules.load("manille")
+    huge = 10**5000
+    value: object = [huge] * 4 if argument == "scores" else huge
+    with pytest.raises(trickrules.ArgumentError, match=argument):
+        game.new_match(**{argument: value})  # type: ignore[arg-type]

@@ -15,7 +15,23 @@ __all__ = [
     "LogIntegrityError",
     "SpecError",
     "TrickrulesError",
+    "shown",
 ]
+
+
+def shown(value: object, limit: int = 200) -> str:
+    """A short ``repr`` of a value for an error message, safe for hostile values.
+
+    An integer too long to print (Python refuses past 4,300 digits) is
+    described by its size; anything else is cut to ``limit`` characters.
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 256:
+        return f"an integer of {value.bit_length()} bits"
+    try:
+        text = repr(value)
+    except ValueError:  # a container holding such an integer
+        return f"a {type(value).__name__} holding an integer too long to print"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 class TrickrulesError(Exception):

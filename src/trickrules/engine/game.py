@@ -22,7 +22,7 @@ from trickrules.engine.records import Phase
 from trickrules.engine.scoring import ScoringPlan
 from trickrules.engine.shared import SharedValues
 from trickrules.engine.state import State
-from trickrules.errors import ArgumentError, IllegalActionError, SpecError
+from trickrules.errors import ArgumentError, IllegalActionError, SpecError, shown
 from trickrules.spec.loader import fingerprint, load_spec
 from trickrules.spec.model import Spec
 
@@ -120,7 +120,7 @@ class Game:
     def seat(self, seat: object, what: str = "seat") -> int:
         """``seat`` checked to be a seat of this table; :class:`ArgumentError` naming ``what`` if not."""
         if type(seat) is not int or not 0 <= seat < self._tables.players:
-            raise ArgumentError(f"{what} must be a seat from 0 to {self._tables.players - 1}, found {seat!r}.")
+            raise ArgumentError(f"{what} must be a seat from 0 to {self._tables.players - 1}, found {shown(seat)}.")
         return seat
 
     def new_match(

@@ -10,7 +10,6 @@ event; every other hand as ``"?"`` cards.
 
 from __future__ import annotations
 
-import reprlib
 import secrets
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
@@ -25,7 +24,7 @@ from trickrules.engine.rng import shuffled
 from trickrules.engine.scoring import deal_constants
 from trickrules.engine.sizes import hand_size, stacked_size
 from trickrules.engine.state import State
-from trickrules.errors import ArgumentError
+from trickrules.errors import ArgumentError, shown
 from trickrules.spec.formula import MAX_MAGNITUDE, to_int
 
 if TYPE_CHECKING:
@@ -43,11 +42,6 @@ MAX_START_TEXT = f"10**{len(str(MAX_START)) - 1}"
 
 #: A seed drawn when none is given has this many bits (from :mod:`secrets`); seeds given are below ``2**SEED_BITS``.
 SEED_BITS = 128
-
-
-_short = reprlib.Repr()
-_short.maxstring = _short.maxother = 40
-show = _short.repr
 
 
 def _dealt_for(event: Dealt, seat: int) -> Dealt:
@@ -73,17 +67,17 @@ def new_match(
     if seed is None:
         seed = secrets.randbits(SEED_BITS)  # nobody can guess the deals from his own hand
     elif type(seed) is not int or not 0 <= seed < 2**SEED_BITS:
-        raise ArgumentError(f"seed must be an integer from 0 to 2**128 - 1, found {show(seed)}.")
+        raise ArgumentError(f"seed must be an integer from 0 to 2**128 - 1, found {shown(seed)}.")
     game.seat(dealer, "dealer")
     stacked: tuple[tuple[str, ...], ...] = ()
     stacked_turned = ""
     if turned is not None and type(turned) is not str:
-        raise ArgumentError(f"turned must be a card code, found {turned!r}.")
+        raise ArgumentError(f"turned must be a card code, found {shown(turned)}.")
     if turned is not None and not (game.rules.turn_last_card or game.rules.turn_from_stock):
         raise ArgumentError(f"turned ({turned!r}) is given, but in this game no card is turned.")
     if hands is not None:
         if isinstance(hands, str) or not isinstance(hands, Sequence):
-            raise ArgumentError(f"hands must be a list of card codes per seat, found {hands!r}.")
+            raise ArgumentError(f"hands must be a list of card codes per seat, found {shown(hands)}.")
         stacked = tuple(_codes(h, k) for k, h in enumerate(hands))
         _, t, _ = _stacked_masks(game, stacked, dealer, turned)
         stacked_turned = game.cards.codes[t] if t is not None else ""
@@ -94,11 +88,11 @@ def new_match(
     totals = tuple(scores) if scores is not None else (0,) * n
     if len(totals) != n or any(type(x) is not int or abs(x) > MAX_START for x in totals):
         raise ArgumentError(
-            f"scores must give an integer of at most {MAX_START_TEXT} per seat ({n}), found {show(scores)}."
+            f"scores must give an integer of at most {MAX_START_TEXT} per seat ({n}), found {shown(scores)}."
         )
     if type(pot) is not int or not 0 <= pot <= MAX_START or (pot and game.rules.unit != "chips"):
         raise ArgumentError(
-            f"pot must be an integer from 0 to {MAX_START_TEXT} (and 0 in a game without a pot), found {show(pot)}."
+            f"pot must be an integer from 0 to {MAX_START_TEXT} (and 0 in a game without a pot), found {shown(pot)}."
         )
     match = MatchInfo(
         seed=seed,
@@ -118,7 +112,7 @@ def new_match(
 
 def _codes(hand: object, seat: int) -> tuple[str, ...]:
     if isinstance(hand, str) or not isinstance(hand, Sequence) or any(type(c) is not str for c in hand):
-        raise ArgumentError(f"hands[{seat}] must be a list of card codes, found {hand!r}.")
+        raise ArgumentError(f"hands[{seat}] must be a list of card codes, found {shown(hand)}.")
     return tuple(hand)
 
 
