@@ -21,6 +21,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 import trickrules
+from fuzz_specs import json_paths, json_set
 from trickrules import EventLog, View
 from trickrules.errors import TrickrulesError
 
@@ -67,29 +68,6 @@ _json_values = st.recursive(
 )
 
 
-def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    """Every path to a value inside ``value`` (dict keys and list indexes)."""
-    out = [prefix]
-    if isinstance(value, dict):
-        for k, v in value.items():
-            out.extend(_paths(v, (*prefix, k)))
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            out.extend(_paths(v, (*prefix, i)))
-    return out
-
-
-def _set(value: Any, path: tuple[Any, ...], new: Any) -> Any:
-    if not path:
-        return new
-    head, rest = path[0], path[1:]
-    if isinstance(value, dict):
-        return {**value, head: _set(value[head], rest, new)}
-    copy = list(value)
-    copy[head] = _set(copy[head], rest, new)
-    return copy
-
-
 @st.composite
 def _mutated_line(draw: st.DrawFn, line: str) -> str:
     """One line of a log or a view, its JSON changed in one place."""
@@ -97,11 +75,11 @@ def _mutated_line(draw: st.DrawFn, line: str) -> str:
         data = json.loads(line)
     except (ValueError, RecursionError):  # mutated already beyond reading: cut it instead
         return line[: draw(st.integers(0, len(line)))]
-    paths = _paths(data)
+    paths = json_paths(data)
     path: tuple[Any, ...] = draw(st.sampled_from(paths[1:])) if len(paths) > 1 and draw(st.integers(0, 9)) else ()
     kind = draw(st.sampled_from(["value", "key", "drop", "deep", "same"]))
     if kind == "value" or (kind in ("key", "drop") and not path):
-        data = _set(data, path, draw(_json_values))
+        data = json_set(data, path, draw(_json_values))
     elif kind in ("key", "drop"):
         parent_path, last = path[:-1], path[-1]
         parent: Any = data
@@ -112,13 +90,13 @@ def _mutated_line(draw: st.DrawFn, line: str) -> str:
             value = body.pop(last)
             if kind == "key":
                 body[draw(st.text(max_size=8))] = value
-            data = _set(data, parent_path, body)
+            data = json_set(data, parent_path, body)
         else:
-            data = _set(data, parent_path, [v for i, v in enumerate(parent) if i != last])
+            data = json_set(data, parent_path, [v for i, v in enumerate(parent) if i != last])
     elif kind == "deep":
         depth = draw(st.integers(1, 5000))
         marker = "\u0001deep\u0001"
-        text = json.dumps(_set(data, path, marker), separators=(",", ":"))
+        text = json.dumps(json_set(data, path, marker), separators=(",", ":"))
         return text.replace(json.dumps(marker), "[" * depth + "]" * depth)
     return json.dumps(data, separators=(",", ":"))
 

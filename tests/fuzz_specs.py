@@ -51,6 +51,8 @@ __all__ = [
     "check_spec_case",
     "formula_cases",
     "formulas",
+    "json_paths",
+    "json_set",
     "safe_repr",
     "spec_cases",
 ]
@@ -290,14 +292,15 @@ class SpecCase:
         return f"SpecCase(text={shown}, name={self.name!r}, options={options}, files={self.files!r})"
 
 
-def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+def json_paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every path to a value inside ``value`` (dict keys and list indexes), the empty path first."""
     out = [prefix]
     if isinstance(value, dict):
         for key, item in value.items():
-            out.extend(_paths(item, (*prefix, key)))
+            out.extend(json_paths(item, (*prefix, key)))
     elif isinstance(value, list):
         for index, item in enumerate(value):
-            out.extend(_paths(item, (*prefix, index)))
+            out.extend(json_paths(item, (*prefix, index)))
     return out
 
 
@@ -307,14 +310,15 @@ def _get(value: Any, path: tuple[Any, ...]) -> Any:
     return value
 
 
-def _set(value: Any, path: tuple[Any, ...], new: Any) -> Any:
+def json_set(value: Any, path: tuple[Any, ...], new: Any) -> Any:
+    """A copy of ``value`` with ``new`` at ``path``."""
     if not path:
         return new
     head, rest = path[0], path[1:]
     if isinstance(value, dict):
-        return {**value, head: _set(value[head], rest, new)}
+        return {**value, head: json_set(value[head], rest, new)}
     items = list(value)
-    items[head] = _set(items[head], rest, new)
+    items[head] = json_set(items[head], rest, new)
     return items
 
 
@@ -327,7 +331,7 @@ def _drop(value: Any, path: tuple[Any, ...]) -> Any:
         body = {k: v for k, v in parent.items() if k != path[-1]}
     else:
         body = [v for i, v in enumerate(parent) if i != path[-1]]
-    return _set(value, path[:-1], body)
+    return json_set(value, path[:-1], body)
 
 
 _scalars = st.one_of(
@@ -349,7 +353,7 @@ _values_any = st.recursive(
 def _mutated(draw: st.DrawFn, data: dict[str, Any]) -> dict[str, Any]:
     """``data`` changed in one to four places."""
     for _ in range(draw(st.integers(1, 4))):
-        paths = _paths(data)
+        paths = json_paths(data)
         path = draw(st.sampled_from(paths))
         old = _get(data, path) if path else None
         kind = draw(
@@ -360,31 +364,31 @@ def _mutated(draw: st.DrawFn, data: dict[str, Any]) -> dict[str, Any]:
         if kind == "drop" and path:
             data = _drop(data, path)
         elif kind == "value" and path:
-            data = _set(data, path, draw(_values_any))
+            data = json_set(data, path, draw(_values_any))
         elif kind == "swap" and path:
             other = draw(st.sampled_from(paths))
             if other and other[: len(path)] != path and path[: len(other)] != other:
-                data = _set(_set(data, path, _get(data, other)), other, old)
+                data = json_set(json_set(data, path, _get(data, other)), other, old)
         elif kind == "number" and path:
-            data = _set(data, path, draw(st.sampled_from([0, -1, 1, 2**53, 2**53 + 1, -(2**53), 10**15, 13, 14])))
+            data = json_set(data, path, draw(st.sampled_from([0, -1, 1, 2**53, 2**53 + 1, -(2**53), 10**15, 13, 14])))
         elif kind == "long" and path:
             size = draw(st.sampled_from([100, 600, 4096, 4097, 20_000]))
-            data = _set(data, path, "x" * size if draw(st.booleans()) else [1] * min(size, 2000))
+            data = json_set(data, path, "x" * size if draw(st.booleans()) else [1] * min(size, 2000))
         elif kind == "formula" and path:
-            data = _set(data, path, draw(formulas()))
+            data = json_set(data, path, draw(formulas()))
         elif kind == "repeat" and isinstance(old, list) and old:
             times = draw(st.sampled_from([2, 3, 20, 200, 1100]))
-            data = _set(data, path, (old * times)[: max(len(old) + 1, times)])
+            data = json_set(data, path, (old * times)[: max(len(old) + 1, times)])
         elif kind == "rename" and path and isinstance(_get(data, path[:-1]), dict):
             parent = _get(data, path[:-1])
             new_key = draw(st.sampled_from(["name", "vars", "if", "tricks", "x y", str(path[-1]) + "s", ""]))
             body = {(new_key if k == path[-1] else k): v for k, v in parent.items()}
-            data = _set(data, path[:-1], body)
+            data = json_set(data, path[:-1], body)
         elif kind == "many" and isinstance(old, dict):
             width = draw(st.sampled_from([5, 70, 200]))
-            data = _set(data, path, {**old, **{f"k{i}": draw(_scalars) for i in range(width)}})
+            data = json_set(data, path, {**old, **{f"k{i}": draw(_scalars) for i in range(width)}})
         elif kind == "clear" and isinstance(old, list | dict):
-            data = _set(data, path, type(old)())
+            data = json_set(data, path, type(old)())
     assert isinstance(data, dict)
     return data
 
@@ -457,14 +461,14 @@ def _overlay(draw: st.DrawFn) -> SpecCase:
     keys = [k for k in data if k not in ("extends",)]
     chosen = draw(st.lists(st.sampled_from(keys), max_size=3, unique=True))
     patch = draw(_mutated({k: data[k] for k in chosen} or {"title": "t"}))
-    for path in _paths(patch):
+    for path in json_paths(patch):
         try:
             item = _get(patch, path)
         except (KeyError, IndexError, TypeError):  # a path into a value an earlier change replaced
             continue
         if isinstance(item, dict) and "name" in item and draw(st.integers(0, 5)) == 0:
             extra = draw(st.sampled_from([{"remove": True}, {"before": item["name"]}, {"before": "nothing"}]))
-            patch = _set(patch, path, {**item, **extra})
+            patch = json_set(patch, path, {**item, **extra})
     options = data.get("options", {})
     if options and draw(st.booleans()):
         option = draw(st.sampled_from(sorted(options)))

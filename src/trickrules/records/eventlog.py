@@ -44,6 +44,26 @@ __all__ = ["FORMAT", "MAX_LOG_BYTES", "VERSION", "EventLog", "LogEntry", "LogHea
 MAX_LOG_BYTES = 64 * 1024 * 1024
 
 
+def log_text(text: object, kinds: str) -> str:
+    """``text`` as a log's text, decoded from UTF-8 bytes and at most ``MAX_LOG_BYTES`` long.
+
+    :class:`LogFormatError` if it is neither ``str`` nor ``bytes`` (``kinds``
+    says what was expected), too long, or not UTF-8; nothing is parsed.
+    """
+    if isinstance(text, bytes):
+        if len(text) > MAX_LOG_BYTES:
+            raise LogFormatError(f"the log is {len(text)} bytes; at most {MAX_LOG_BYTES} are read")
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise LogFormatError(f"the log is not valid UTF-8 (byte {exc.start})") from None
+    if not isinstance(text, str):
+        raise LogFormatError(f"a log must be {kinds}, found {type(text).__name__} {show(text)}")
+    if len(text) > MAX_LOG_BYTES:
+        raise LogFormatError(f"the log is {len(text)} characters; at most {MAX_LOG_BYTES} are read")
+    return text
+
+
 @frozen
 class EventLog:
     """A header and the events of a match (or of one seat's view of it)."""
@@ -96,17 +116,7 @@ class EventLog:
     @classmethod
     def from_json(cls, text: str | bytes) -> EventLog:
         """Read a log from JSON Lines text; :class:`LogFormatError` if it is not one."""
-        if isinstance(text, bytes):
-            if len(text) > MAX_LOG_BYTES:
-                raise LogFormatError(f"the log is {len(text)} bytes; at most {MAX_LOG_BYTES} are read")
-            try:
-                text = text.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                raise LogFormatError(f"the log is not valid UTF-8 (byte {exc.start})") from None
-        if not isinstance(text, str):
-            raise LogFormatError(f"a log must be text (str or bytes), found {type(text).__name__} {show(text)}")
-        if len(text) > MAX_LOG_BYTES:
-            raise LogFormatError(f"the log is {len(text)} characters; at most {MAX_LOG_BYTES} are read")
+        text = log_text(text, "text (str or bytes)")
         if text.count("\n") > MAX_EVENTS + 1:
             raise LogFormatError(f"the log has more than {MAX_EVENTS + 1} lines")
         header, entries = entries_of(text_lines(text))

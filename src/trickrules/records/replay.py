@@ -20,8 +20,8 @@ from trickrules.engine.game import Game, load
 from trickrules.engine.phases import action_of as phase_action_of
 from trickrules.engine.rng import RNG_VERSION
 from trickrules.engine.state import GameLike, State
-from trickrules.errors import ArgumentError, LogFormatError, LogIntegrityError, SpecError, TrickrulesError
-from trickrules.records.eventlog import MAX_LOG_BYTES, EventLog
+from trickrules.errors import ArgumentError, LogIntegrityError, SpecError, TrickrulesError
+from trickrules.records.eventlog import EventLog, log_text
 from trickrules.records.logcodec import LogEntry, LogHeader, Verifier, entries_of, file_lines, log_path, text_lines
 from trickrules.records.strictjson import show
 from trickrules.spec.loader import bundled_names
@@ -53,17 +53,7 @@ def replay(
     _check_args(game, partial, key)
     if isinstance(log, EventLog):
         return _replay(log.header, iter(log.entries), game, partial, key)
-    if isinstance(log, bytes):
-        if len(log) > MAX_LOG_BYTES:
-            raise LogFormatError(f"the log is {len(log)} bytes; at most {MAX_LOG_BYTES} are read")
-        try:
-            log = log.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise LogFormatError(f"the log is not valid UTF-8 (byte {exc.start})") from None
-    if not isinstance(log, str):
-        raise LogFormatError(f"a log must be an EventLog or text, found {type(log).__name__} {show(log)}")
-    if len(log) > MAX_LOG_BYTES:
-        raise LogFormatError(f"the log is {len(log)} characters; at most {MAX_LOG_BYTES} are read")
+    log = log_text(log, "an EventLog or text")
     header, entries = entries_of(text_lines(log))
     return _replay(header, entries, game, partial, key)
 
