@@ -1,11 +1,13 @@
 """Long fuzzing runs of the library's readers: every input must end in success or a library error, quickly.
 
-Run: ``python benchmarks/fuzz.py --target spec|formula --examples 100000 [--seed N] [--limit SECONDS] [--save FILE]``
+Run: ``python benchmarks/fuzz.py --target spec|formula|log|view --examples 100000``
+``[--seed N] [--limit SECONDS] [--save FILE]``
 
 A target is a strategy of inputs and a property that runs one input and says
 what happened (``"ok"``, an error's class name, ...); the property raises
 only on a real failure. The strategies live beside the tests that run them
-with a small budget (``tests/fuzz_specs.py`` for ``spec`` and ``formula``);
+with a small budget (``tests/fuzz_specs.py`` for ``spec`` and ``formula``,
+``tests/fuzz_logs.py`` for ``log`` and ``view``);
 a new target is one more entry in :data:`TARGETS`.
 
 The run goes on past a failure: every input whose property raised something
@@ -32,7 +34,8 @@ from hypothesis.strategies import SearchStrategy
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-import fuzz_specs  # found through the path above
+import fuzz_logs  # found through the path above
+import fuzz_specs
 
 Target = tuple[SearchStrategy[Any], Callable[[Any], str]]
 
@@ -40,6 +43,8 @@ Target = tuple[SearchStrategy[Any], Callable[[Any], str]]
 TARGETS: dict[str, Callable[[], Target]] = {
     "spec": lambda: (fuzz_specs.spec_cases(), fuzz_specs.check_spec_case),
     "formula": lambda: (fuzz_specs.formula_cases(), fuzz_specs.check_formula_case),
+    "log": lambda: (fuzz_logs.log_texts(), fuzz_logs.check_log_text),
+    "view": lambda: (fuzz_logs.view_texts(), fuzz_logs.check_view_text),
 }
 
 

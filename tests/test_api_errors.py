@@ -50,6 +50,7 @@ from trickrules import (
     View,
 )
 from trickrules.spec.converter import MAX_INT
+from trickrules.spec.formula import MAX_MAGNITUDE
 
 # -- the contract, as checks -----------------------------------------------------------
 
@@ -269,12 +270,12 @@ BAD_STARTS: list[Any] = [
     ),
     *(
         pytest.param(start("manille", ("scores",), scores=scores), id=f"scores {scores!r}")
-        for scores in (5, "0000", {0: 1}, [0, 0, 0, 2**60], [0, 0, 0, -(2**60)])
+        for scores in (5, "0000", {0: 1}, [0, 0, 0, 10**300], [0, 0, 0, -(10**300)])
     ),
     # The pot: chips, never negative, and none in a game scored in points.
     *(
         pytest.param(start("quadrille", ("pot", repr(pot)), pot=pot), id=f"pot {pot!r}")
-        for pot in (-1, 2**60, "5", 1.5, True, None)
+        for pot in (-1, 10**300, "5", 1.5, True, None)
     ),
     pytest.param(start("manille", ("pot", "5"), pot=5), id="a pot in a game of points"),
 ]
@@ -597,7 +598,7 @@ def test_codes_of_a_bad_mask_is_an_argument_error_quoting_it(mask: Any) -> None:
 
 
 def test_a_scoring_formula_out_of_range_raises_naming_the_formula_and_changes_nothing() -> None:
-    """A pot beyond what a formula may read (10**15) stops the match at the formula, with its place in the spec.
+    """A pot beyond what a formula may read (``MAX_MAGNITUDE``) stops the match at the formula, naming its place.
 
     The state is put together by hand (``new_match`` may refuse such a pot): the
     check is on scoring, which must let the formula's error through, not skip the payment.
@@ -606,7 +607,7 @@ def test_a_scoring_formula_out_of_range_raises_naming_the_formula_and_changes_no
     raised = 0
     for seed in range(6):
         state = game.new_match(seed=seed)
-        state = attrs.evolve(state, match=attrs.evolve(state.match, pot=10**15 + 1))
+        state = attrs.evolve(state, match=attrs.evolve(state.match, pot=MAX_MAGNITUDE + 1))
         rng = random.Random(seed)
         while not state.is_terminal:
             action = rng.choice(state.legal_actions())
@@ -626,7 +627,7 @@ def test_a_scoring_formula_out_of_range_raises_naming_the_formula_and_changes_no
 def test_a_bidding_formula_out_of_range_raises_naming_it() -> None:
     game = short_game("cuatrola")
     state = game.new_match(seed=1)
-    state = attrs.evolve(state, match=attrs.evolve(state.match, scores=(10**15 + 1,) * game.players))
+    state = attrs.evolve(state, match=attrs.evolve(state.match, scores=(MAX_MAGNITUDE + 1,) * game.players))
     message = refused(lambda: uncached(state).legal_actions(), "score", kind=FormulaError)
     assert "specs/cuatrola" in message
     refused(lambda: uncached(state).apply("pass"), "score", kind=FormulaError)
@@ -724,7 +725,7 @@ def test_replay_with_a_pot_no_formula_may_read_is_a_log_integrity_error() -> Non
     """A header that starts the match where scoring cannot go: replay reports the event, not a formula error."""
     state = finished("quadrille")
     lines = EventLog.from_state(state).to_json().splitlines()
-    header = {**json.loads(lines[0]), "pot": MAX_INT}
+    header = {**json.loads(lines[0]), "pot": str(MAX_MAGNITUDE)}
     text = "\n".join([json.dumps(header), *lines[1:]])
     refused(lambda: trickrules.replay(text), "header", "event", kind=LogIntegrityError)
 

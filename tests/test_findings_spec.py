@@ -523,8 +523,8 @@ GUARDS = '[[scoring.outcomes]]\nname = "odd tricks"\npay = [{ to = "side", amoun
         ("10 / pot", "its divisor 'pot' can be 0 (it is 0 or more)"),
         ("10 / last_trick", "its divisor 'last_trick' can be 0"),
         ("10 / (tricks if tricks > 2 else opp_tricks)", "can divide by zero"),
-        ("tricks * 1000000000000000", "can come to more than 10**15 in size (up to 13000000000000000)"),
-        ("(tricks + 100) ** 8", "'(tricks + 100) ** 8' can come to more than 10**15 in size (up to 26584441929064321)"),
+        ("tricks * 1" + "0" * 300, "can come to more than 10**300 in size (up to about 10**301)"),
+        ("(((tricks + 100) ** 8) ** 8) ** 8", "' can come to more than 10**300 in size (up to about 10**1051)"),
     ],
 )
 def test_finding9_a_formula_that_can_divide_by_zero_is_refused_at_load(

@@ -25,7 +25,7 @@ def shown(value: object, limit: int = 200) -> str:
     An integer too long to print (Python refuses past 4,300 digits) is
     described by its size; anything else is cut to ``limit`` characters.
     """
-    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 256:
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 1024:
         return f"an integer of {value.bit_length()} bits"
     try:
         text = repr(value)

@@ -29,7 +29,7 @@ from fractions import Fraction
 from attrs import evolve, frozen
 
 from trickrules.errors import FormulaError
-from trickrules.spec.formula import MAX_MAGNITUDE, Formula
+from trickrules.spec.formula import MAGNITUDE_TEXT, MAX_MAGNITUDE, Formula
 
 __all__ = ["BOOL", "UNKNOWN", "Range", "check_formula", "exactly", "formula_range", "span", "union"]
 
@@ -38,6 +38,8 @@ Bound = Fraction | None
 
 #: Bounds with a larger denominator are rounded outwards to one of this size (keeps the arithmetic cheap).
 _FINEST = 2**64
+#: Stands for an infinite bound in a product: larger than any product of two bounds within ``MAX_MAGNITUDE``.
+_INFINITE = 2**4096
 
 
 @frozen
@@ -124,11 +126,11 @@ def _times(x: Bound, y: Bound, x_low: bool, y_low: bool) -> Bound:
         return Fraction(0)
     sign = (-1 if x_low else 1) if x is None else (1 if x > 0 else -1)
     sign *= (-1 if y_low else 1) if y is None else (1 if y > 0 else -1)
-    return Fraction(-(2**200)) if sign < 0 else Fraction(2**200)  # stands for infinity, see _unbounded
+    return Fraction(-_INFINITE) if sign < 0 else Fraction(_INFINITE)  # see _unbounded
 
 
 def _unbounded(value: Fraction) -> Bound:
-    return None if abs(value) >= 2**200 else value
+    return None if abs(value) >= _INFINITE else value
 
 
 def _mul(a: Range, b: Range) -> Range:
@@ -324,9 +326,9 @@ class _Walk:
             hi = None if r.hi is not None and abs(r.hi) > MAX_MAGNITUDE else r.hi
             return Range(lo, hi, r.nonzero, False)
         size = max(abs(b) for b in beyond)
-        shown = f"{float(size):.3g}" if size > 10**18 else str(size)
+        shown = str(size) if size <= 10**18 else f"about 10**{int(size).bit_length() * 30103 // 100000}"
         raise self.fail(
-            f"{self.segment(node)} can come to more than 10**15 in size (up to {shown}), "
+            f"{self.segment(node)} can come to more than {MAGNITUDE_TEXT} in size (up to {shown}), "
             "which is out of range when the deal is scored."
         )
 

@@ -28,7 +28,7 @@ from typing import Any, ClassVar, TypeVar
 from attrs import frozen
 
 from trickrules.errors import LogFormatError
-from trickrules.spec.converter import converter
+from trickrules.spec.converter import Total, converter
 from trickrules.spec.sealed import Sealed
 
 __all__ = [
@@ -282,7 +282,7 @@ class Paid(Sealed):
     TAG: ClassVar[str] = "paid"
     payer: int
     payee: int
-    amount: int
+    amount: Total
     reason: str
 
 
@@ -324,7 +324,7 @@ class Awarded:
 
     TAG: ClassVar[str] = "awarded"
     seats: tuple[int, ...]
-    points: int
+    points: Total
     reason: str
 
 
@@ -335,8 +335,8 @@ class DealScored:
     TAG: ClassVar[str] = "deal_scored"
     deal: int
     outcome: str
-    scoreboard: tuple[int, ...]
-    pot: int
+    scoreboard: tuple[Total, ...]
+    pot: Total
 
 
 @frozen(weakref_slot=False)
@@ -344,7 +344,7 @@ class MatchEnded:
     """The match is over: final scores and the winning seats."""
 
     TAG: ClassVar[str] = "match_ended"
-    scoreboard: tuple[int, ...]
+    scoreboard: tuple[Total, ...]
     winners: tuple[int, ...]
 
 

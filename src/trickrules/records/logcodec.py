@@ -28,8 +28,8 @@ from attrs import evolve, frozen
 from trickrules.engine.events import Event, event_from_data, event_to_data
 from trickrules.engine.rng import RNG_VERSION
 from trickrules.errors import ArgumentError, LogFormatError, LogIntegrityError
-from trickrules.records.strictjson import big_in, big_out, read_json, show
-from trickrules.spec.converter import converter, describe_error
+from trickrules.records.strictjson import read_json, show
+from trickrules.spec.converter import Total, converter, describe_error, total_out
 
 __all__ = [
     "FORMAT",
@@ -61,9 +61,6 @@ MAX_LINE_BYTES = 1024 * 1024
 #: The shortest signing key accepted (128 bits).
 MIN_KEY_BYTES = 16
 
-#: The one field that may hold an integer past 2**53 (written as a decimal string): a seed has 128 bits.
-#: Totals never pass ``MAX_START`` (10**12), which a JSON integer holds exactly.
-_BIG_HEADER = ("seed",)
 #: Each line is parsed by the strict reader (one name here, so a test can see whether parsing happened).
 _loads = read_json
 _HEADER_SALT = b"trickrules-log header\x00"
@@ -80,12 +77,12 @@ class LogHeader:
     game: str
     fingerprint: str
     options: tuple[tuple[str, str], ...]
-    seed: int | None
+    seed: Total | None
     dealer: int
     hands: tuple[tuple[str, ...], ...] = ()
     turned: str = ""
-    scores: tuple[int, ...] = ()
-    pot: int = 0
+    scores: tuple[Total, ...] = ()
+    pot: Total = 0
     seat: int | None = None
     rng: int = RNG_VERSION
     format: str = FORMAT
@@ -115,12 +112,12 @@ def header_data(h: LogHeader) -> dict[str, Any]:
         "game": h.game,
         "fingerprint": h.fingerprint,
         "options": dict(h.options),
-        "seed": h.seed,
+        "seed": None if h.seed is None else total_out(h.seed),
         "dealer": h.dealer,
         "hands": [list(x) for x in h.hands],
         "turned": h.turned,
-        "scores": list(h.scores),
-        "pot": h.pot,
+        "scores": [total_out(x) for x in h.scores],
+        "pot": total_out(h.pot),
         "rng": h.rng,
     }
     if h.seat is not None:
@@ -129,7 +126,7 @@ def header_data(h: LogHeader) -> dict[str, Any]:
         data["events"] = h.events
     if h.mac is not None:
         data["mac"] = h.mac
-    return big_out(data, _BIG_HEADER)
+    return data
 
 
 def entry_data(entry: LogEntry) -> dict[str, Any]:
@@ -152,7 +149,7 @@ def header_of(data: Any, where: str = "line 1") -> LogHeader:
         raise LogFormatError(
             f"{where}: log format version {show(data.get('version'))} is not supported (this library reads {VERSION})"
         )
-    body = big_in(dict(data), _BIG_HEADER, f"{where}: ")
+    body = dict(data)
     options = body.get("options")
     if isinstance(options, dict):
         body["options"] = [[k, v] for k, v in options.items()]

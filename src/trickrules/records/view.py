@@ -19,7 +19,7 @@ from trickrules.engine.records import Phase
 from trickrules.engine.state import State
 from trickrules.errors import LogFormatError
 from trickrules.records.strictjson import read_json, show
-from trickrules.spec.converter import converter, describe_error
+from trickrules.spec.converter import Total, converter, describe_error
 
 __all__ = ["MAX_VIEW_BYTES", "View", "make_view"]
 
@@ -55,8 +55,8 @@ class View:
     declarations: tuple[tuple[int, str, str], ...]
     given: tuple[str, ...]
     received: tuple[str, ...]
-    scoreboard: tuple[int, ...]
-    pot: int
+    scoreboard: tuple[Total, ...]
+    pot: Total
     legal: tuple[str, ...]
     #: The seat this seat passes cards to in this deal (``None``: no passing).
     pass_to: int | None = None
@@ -65,7 +65,7 @@ class View:
     #: Each seat's bid of a number of tricks (``None``: not yet); empty before the first bid.
     bids: tuple[int | None, ...] = ()
     #: Each counter carried from deal to deal (``scoring.counters``): its name and its value per seat.
-    counters: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    counters: tuple[tuple[str, tuple[Total, ...]], ...] = ()
 
     @classmethod
     def from_state(cls, state: State, seat: int) -> View:
@@ -81,7 +81,8 @@ class View:
         """Read a view written by :meth:`to_json`; :class:`~trickrules.errors.LogFormatError` if it is not one.
 
         The text is untrusted: it is read the way a log is (no repeated keys,
-        integers only, within ±2**53, at most ``MAX_VIEW_BYTES``), every field
+        integers only, within ±2**53, or past it as a string of decimal digits
+        where a total may be, at most ``MAX_VIEW_BYTES``), every field
         must have its type, and the seats, counts and phase must make sense
         together (a seat of the table, no negative count, the seat's hand as
         large as its hand size says).

@@ -8,6 +8,10 @@ Encoding choices, in one place:
   (not a bool, a float or a numeric string) within ``MAX_BIG``; a ``str``
   field only a string; a ``bool`` only ``true``/``false``. ``nan`` and
   ``inf`` are never accepted.
+* A :data:`Total` field (a score, the pot, a payment: whatever can grow
+  deal after deal) holds an integer within ``MAX_BIG``; past ±``MAX_INT`` it
+  is written as a string of its decimal digits and read back from one (one
+  form per value: a number that fits a JSON integer is never a string).
 * Tuples are read from lists; :class:`FrozenMap` from tables/objects with
   string keys, and written back as plain dicts.
 * A field named ``from_`` is spelled ``from`` on the outside.
@@ -22,7 +26,8 @@ string, found 3``.
 
 from __future__ import annotations
 
-from typing import Any, TypeVar, get_args, get_origin
+import re
+from typing import Annotated, Any, TypeVar, get_args, get_origin
 
 import cattrs
 from cattrs.errors import (
@@ -33,9 +38,21 @@ from cattrs.errors import (
 )
 from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
 
+from trickrules.errors import shown
 from trickrules.spec.frozenmap import FrozenMap
 
-__all__ = ["MAX_BIG", "MAX_INT", "converter", "describe_error", "structure", "unstructure"]
+__all__ = [
+    "MAX_BIG",
+    "MAX_BIG_TEXT",
+    "MAX_INT",
+    "Total",
+    "converter",
+    "describe_error",
+    "structure",
+    "total_in",
+    "total_out",
+    "unstructure",
+]
 
 T = TypeVar("T")
 
@@ -43,9 +60,20 @@ T = TypeVar("T")
 #: a view writes as a JSON number (JSON readers in other languages lose
 #: precision above 2**53).
 MAX_INT = 2**53
-#: The largest integer magnitude the library carries anywhere (a seed is below
-#: 2**128): a log writes a seed past ``MAX_INT`` as a string of its decimal digits.
-MAX_BIG = 2**128
+#: The largest integer magnitude the library carries anywhere: a total (see
+#: :data:`Total`; ``formula.MAX_MAGNITUDE``) or a seed (below 2**128). A log
+#: writes one past ``MAX_INT`` as a string of its decimal digits.
+MAX_BIG = 10**300
+#: ``MAX_BIG`` as messages write it.
+MAX_BIG_TEXT = "10**300"
+
+#: An integer that may pass ``MAX_INT``: scores, the pot, payments, points,
+#: counters, the seed. The type checker reads it as ``int``; the converter
+#: writes it as a decimal string past ±``MAX_INT`` and reads that form back.
+Total = Annotated[int, "total"]
+
+#: A big integer's one string form: past 2**53 (16 digits at least), no leading zero or plus sign.
+_BIG_TEXT = re.compile(r"-?[1-9][0-9]{15,300}")
 
 
 class _WrongValue(ValueError):
@@ -53,16 +81,41 @@ class _WrongValue(ValueError):
 
 
 def _show(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
+    return shown(value, 60)
 
 
 def _strict_int(value: object, _: type) -> int:
     if type(value) is not int:
         raise _WrongValue(f"expected an integer, found {_show(value)}")
     if abs(value) > MAX_BIG:
-        raise _WrongValue(f"integer {_show(value)} is out of range (at most 2**128 in magnitude)")
+        raise _WrongValue(f"integer {_show(value)} is out of range (at most {MAX_BIG_TEXT} in magnitude)")
     return value
+
+
+def total_in(value: object) -> int:
+    """A :data:`Total` read from JSON data: an integer, or past ±``MAX_INT`` the string of its digits.
+
+    ``ValueError`` (a message naming what is wrong) for anything else: a
+    string that is not a big integer's canonical form, one that spells a
+    number a JSON integer holds, or a number past ``MAX_BIG``.
+    """
+    if type(value) is str:
+        if _BIG_TEXT.fullmatch(value) is None:
+            raise _WrongValue(f"expected an integer or a string of decimal digits, found {_show(value)}")
+        number = int(value)
+        if -MAX_INT <= number <= MAX_INT:
+            raise _WrongValue(f"{value!r} is written as a string but fits a JSON integer; write {number}")
+        value = number
+    if type(value) is not int:
+        raise _WrongValue(f"expected an integer, found {_show(value)}")
+    if abs(value) > MAX_BIG:
+        raise _WrongValue(f"integer {_show(value)} is out of range (at most {MAX_BIG_TEXT} in magnitude)")
+    return value
+
+
+def total_out(value: int) -> int | str:
+    """A :data:`Total` as JSON data: the integer itself within ±``MAX_INT``, else its decimal digits."""
+    return value if -MAX_INT <= value <= MAX_INT else str(value)
 
 
 def _strict_str(value: object, _: type) -> str:
@@ -95,6 +148,8 @@ def _make_converter() -> cattrs.Converter:
     conv.register_structure_hook(str, _strict_str)
     conv.register_structure_hook(bool, _strict_bool)
     conv.register_structure_hook(float, _strict_float)
+    conv.register_structure_hook_func(lambda t: t == Total, lambda value, _: total_in(value))
+    conv.register_unstructure_hook_func(lambda t: t == Total, total_out)
 
     def structure_frozenmap(value: object, tp: Any) -> FrozenMap[Any, Any]:
         if not isinstance(value, dict):

@@ -61,9 +61,11 @@ from typing import Any, TypeAlias
 import attrs
 
 from trickrules.errors import FormulaError
+from trickrules.spec.converter import MAX_BIG, MAX_BIG_TEXT
 
 __all__ = [
     "FUNCTION_NAMES",
+    "MAGNITUDE_TEXT",
     "MAX_DEPTH",
     "MAX_MAGNITUDE",
     "MAX_SOURCE_LENGTH",
@@ -83,8 +85,18 @@ MAX_SOURCE_LENGTH = 500
 MAX_DEPTH = 40
 """How many levels deep a formula's syntax tree may nest."""
 
-MAX_MAGNITUDE = 10**15
-"""The largest size of any literal or computed value, and of any denominator."""
+MAX_MAGNITUDE = MAX_BIG
+"""The largest size of any literal or computed value, and of any denominator (10**300).
+
+Far beyond any table's chips or points, so that a pot that doubles deal
+after deal (Quadrille's Remise) goes on for hundreds of deals; small enough
+(about 1,000 bits) that every value costs next to nothing to compute, so a
+formula that squares a total deal after deal stops at it with a clear error
+within a few deals instead of slowing the match down without limit.
+"""
+
+MAGNITUDE_TEXT = MAX_BIG_TEXT
+"""``MAX_MAGNITUDE`` as messages write it."""
 
 ROUNDING_MODES = ("exact", "floor", "ceil", "half_up", "half_even", "half_down")
 """The rounding modes :func:`to_int` accepts."""
@@ -151,10 +163,10 @@ def _fit(value: Number, where: str, what: str) -> Number:
         return value  # the common case, kept cheap
     if isinstance(value, Fraction):
         if value.denominator > MAX_MAGNITUDE:
-            raise _error(where, f"value out of range: {what} has a denominator above 10**15.")
+            raise _error(where, f"value out of range: {what} has a denominator above {MAGNITUDE_TEXT}.")
         value = value.numerator if value.denominator == 1 else value
     if not -MAX_MAGNITUDE <= value <= MAX_MAGNITUDE:
-        raise _error(where, f"value out of range: {what} comes to more than 10**15 in size.")
+        raise _error(where, f"value out of range: {what} comes to more than {MAGNITUDE_TEXT} in size.")
     return int(value) if isinstance(value, int) else value
 
 
@@ -428,8 +440,8 @@ class _Compiler:
             raise self.refuse(kinds.get(type(value), f"the constant {value!r}"), node)
         if not -MAX_MAGNITUDE <= number <= MAX_MAGNITUDE or number.denominator > MAX_MAGNITUDE:
             raise self.fail(
-                f"the number {_quote(text)} is out of range: formulas allow at most 10**15 "
-                "in size and 15 decimal places."
+                f"the number {_quote(text)} is out of range: formulas allow at most {MAGNITUDE_TEXT} "
+                "in size and 300 decimal places."
             )
         number = _fit(number, self.where, _quote(text))
         return repr(number) if type(number) is int else self.constant_name(number)
@@ -465,7 +477,7 @@ class _Compiler:
                     f"not {_quote(self.segment(power))}, in {what}."
                 )
             base = self.build(node.left, depth + 1)
-            # Base at most 10**15 and exponent at most 8: cheap to compute, then refused.
+            # Base at most MAX_MAGNITUDE and exponent at most 8: cheap to compute, then refused.
             return self.checked(f"{base} ** {exponent}", what)
         symbol = self.operator(node.op, node)
         left, right = self.build(node.left, depth + 1), self.build(node.right, depth + 1)

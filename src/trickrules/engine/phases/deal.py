@@ -34,8 +34,9 @@ __all__ = ["MAX_START", "MAX_START_TEXT", "REVEALS", "SEED_BITS", "new_match", "
 
 #: The largest score or pot a match may start from or reach: a tenth of the largest value a
 #: formula may meet (``formula.MAX_MAGNITUDE``), so that a formula that reads a total has room
-#: for what a deal adds, and below 2**53, so a log writes every total as a JSON integer.
-#: (Random Finnish Quadrille matches, whose pot doubles, reach about 10**13 in 40 deals.)
+#: for what a deal adds. A log writes a total past 2**53 as a string of its decimal digits.
+#: (A Finnish Quadrille pot that stays whole on a Codille triples; random bots take it past
+#: 10**14 in about a hundred deals and would need more than six hundred Codilles to reach this.)
 MAX_START = MAX_MAGNITUDE // 10
 #: ``MAX_START`` as messages write it.
 MAX_START_TEXT = f"10**{len(str(MAX_START)) - 1}"
