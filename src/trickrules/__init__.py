@@ -23,6 +23,7 @@ from trickrules.errors import (
     SpecError,
     TrickrulesError,
 )
+from trickrules.faces.simulate import Simulation, simulate
 from trickrules.records.eventlog import EventLog
 from trickrules.records.replay import replay, replay_file
 from trickrules.records.view import View
@@ -39,6 +40,7 @@ __all__ = [
     "LogFormatError",
     "LogIntegrityError",
     "Phase",
+    "Simulation",
     "Spec",
     "SpecError",
     "State",
@@ -49,6 +51,7 @@ __all__ = [
     "load_spec",
     "replay",
     "replay_file",
+    "simulate",
 ]
 
 __version__ = "0.1.0"

@@ -1,0 +1,347 @@
+"""Bulk simulation: many deals played by bots, aggregate statistics, any executor.
+
+>>> import trickrules
+>>> result = trickrules.simulate("manille", deals=24, seed=1)
+>>> result.statistics.deals >= 24, result.statistics.matches
+(True, 2)
+
+A simulation plays whole matches, match ``i`` from a seed derived from the
+simulation's seed and ``i`` (its first dealer is seat ``i`` modulo the table),
+until the matches played hold at least ``deals`` deals: the matches
+``0 .. M-1`` for the least such ``M``. Matches are played in chunks, inline
+or on any :class:`concurrent.futures.Executor` (a process pool, a Dask
+``Client.get_executor()``, ...); a chunk's statistics depend only on its
+matches, and statistics merge exactly (:mod:`trickrules.faces.stats`), so the
+result for a seed is the same whatever the chunking and the executor.
+
+Bots are named per seat: ``"random"`` picks uniformly among the legal
+actions (from the state, with no view, so it is the fast one);
+``"heuristic"`` is :class:`~trickrules.faces.bots.HeuristicBot`, deciding
+from its seat's view. Each match's bots are seeded from the simulation's
+seed and the match's index.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import random
+from collections import deque
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Executor, Future
+from pathlib import Path
+from typing import Any
+
+from attrs import evolve, frozen
+
+from trickrules.engine.events import DealScored, MatchEnded, TrickWon
+from trickrules.engine.game import Game, load
+from trickrules.engine.state import State
+from trickrules.errors import ArgumentError
+from trickrules.faces.bots import BOTS, Bot
+from trickrules.faces.stats import Estimate, Statistics, Tally, merge_all
+from trickrules.records.view import View
+
+__all__ = ["MAX_DEALS_PER_MATCH", "Chunk", "ChunkResult", "Simulation", "play_chunk", "simulate"]
+
+#: A match still going after this many deals is stopped and counted as unfinished (a house rule may never end).
+MAX_DEALS_PER_MATCH = 10_000
+#: The label of deals played without a contract (no auction, or everyone passed with nothing forced).
+NO_CONTRACT = "(none)"
+#: About how many deals a chunk holds at most, so that progress is reported often.
+_CHUNK_DEALS = 4000
+
+
+def derive(seed: int, index: int, purpose: str) -> int:
+    """A 128-bit seed for match ``index`` of a simulation seeded ``seed``, one per ``purpose``."""
+    digest = hashlib.blake2b(f"{seed}:{index}:{purpose}".encode(), digest_size=16).digest()
+    return int.from_bytes(digest, "big")
+
+
+@frozen
+class Chunk:
+    """Matches ``first .. first + count - 1`` of a simulation: all a worker needs to play them."""
+
+    game: Game
+    bots: tuple[str, ...]
+    seed: int
+    first: int
+    count: int
+
+
+@frozen
+class ChunkResult:
+    """The statistics of a chunk's matches, and how many deals each match held (to cut the last chunk)."""
+
+    statistics: Statistics
+    deals_per_match: tuple[int, ...]
+
+
+def _deal_scored(game: Game, before: State, after: State, tally: Tally, board: tuple[int, ...]) -> tuple[int, ...]:
+    """Count the deal that ``before``'s last action finished; the totals after it."""
+    deal = before.deal
+    players = game.players
+    tricks = [0] * players
+    for seat in before.tally.winners:
+        tricks[seat] += 1
+    scored: DealScored | None = None
+    for event in after.last_events:
+        if isinstance(event, TrickWon) and scored is None:
+            tricks[event.seat] += 1
+        elif isinstance(event, DealScored) and scored is None:
+            scored = event
+    assert scored is not None
+    deltas = tuple(a - b for a, b in zip(scored.scoreboard, board, strict=True))
+    declarer = deal.declarer if deal.contract is not None else None
+    contract = game.rules.contracts[deal.contract].name if deal.contract is not None else NO_CONTRACT
+    side_tricks = 0
+    if declarer is not None:
+        side = {declarer}
+        if deal.partner is not None:
+            side.add(deal.partner)
+        for team in game.rules.teams:
+            if declarer in team:
+                side.update(team)
+        side_tricks = sum(tricks[s] for s in side)
+    outcomes = tuple(name for name in scored.outcome.split(", ") if name and name != "none")
+    success = declarer is not None and deltas[declarer] > 0
+    tally.add_deal(contract, declarer, deal.forced, success, side_tricks, tuple(tricks), outcomes, deltas)
+    return scored.scoreboard
+
+
+def _chooser(game: Game, kinds: tuple[str, ...], seed: int, index: int) -> Callable[[State], Any]:
+    """What picks each step's action in match ``index``: a random choice or the seat's bot."""
+    rng = random.Random(derive(seed, index, "bots"))
+    bots: list[Bot | None] = [
+        None if kind == "random" else BOTS[kind](game, derive(seed, index, f"bot {seat}") % 2**63)
+        for seat, kind in enumerate(kinds)
+    ]
+
+    def choose(state: State) -> Any:
+        seat = state.to_move
+        assert seat is not None
+        bot = bots[seat]
+        if bot is None:
+            legal = state.legal_actions()
+            return legal[int(rng.random() * len(legal))]
+        return bot.choose(View.from_state(state, seat))
+
+    return choose
+
+
+def play_chunk(chunk: Chunk) -> ChunkResult:
+    """Play a chunk's matches and count them (a module-level function, so that any executor can run it)."""
+    game = chunk.game
+    tally = Tally(game.players)
+    per_match = []
+    for index in range(chunk.first, chunk.first + chunk.count):
+        choose = _chooser(game, chunk.bots, chunk.seed, index)
+        state = game.new_match(seed=derive(chunk.seed, index, "match"), dealer=index % game.players)
+        board = state.match.start_scores or (0,) * game.players
+        done = 0
+        actions = 0
+        while not state.is_terminal and done < MAX_DEALS_PER_MATCH:
+            before = state
+            state = state.apply(choose(state))
+            actions += 1
+            if state.match.deals_done != done:
+                board = _deal_scored(game, before, state, tally, board)
+                done = state.match.deals_done
+        ended = next((e for e in state.last_events if isinstance(e, MatchEnded)), None)
+        tally.add_match(state.match.scores, ended.winners if ended else (), actions, finished=ended is not None)
+        per_match.append(done)
+    return ChunkResult(tally.freeze(), tuple(per_match))
+
+
+@frozen
+class Simulation:
+    """The result of :func:`simulate`: what was played and its :class:`~trickrules.faces.stats.Statistics`."""
+
+    game: str
+    fingerprint: str
+    options: tuple[tuple[str, str], ...]
+    seed: int
+    bots: tuple[str, ...]
+    deals_asked: int
+    statistics: Statistics
+
+    def to_data(self) -> dict[str, Any]:
+        """The result as JSON-ready data: counts, shares, means and 95% intervals (``null`` where undefined)."""
+        stats = self.statistics
+        deals = stats.deals
+        return {
+            "game": self.game,
+            "fingerprint": self.fingerprint,
+            "options": dict(self.options),
+            "seed": self.seed,
+            "bots": list(self.bots),
+            "deals_asked": self.deals_asked,
+            "matches": stats.matches,
+            "unfinished_matches": stats.unfinished,
+            "deals": deals,
+            "actions": stats.actions,
+            "contracts": [
+                {
+                    "name": c.name,
+                    "deals": c.count,
+                    "share": _number(c.count / deals if deals else math.nan),
+                    "forced": c.forced,
+                    "successes": c.successes,
+                    "success_rate": _number(c.success_rate),
+                    "declarer_result": _estimate(c.result.estimate()),
+                    "declarer_side_tricks": list(c.tricks),
+                }
+                for c in stats.contracts
+            ],
+            "outcomes": dict(stats.outcomes),
+            "seats": [
+                {
+                    "seat": s.seat,
+                    "per_deal": _estimate(s.per_deal.estimate()),
+                    "final": _estimate(s.final.estimate()),
+                    "tricks_per_deal": _number(s.tricks / deals if deals else math.nan),
+                    "wins": s.wins,
+                }
+                for s in stats.seats
+            ],
+            "final_spread": _estimate(stats.spread.estimate()),
+        }
+
+    def to_json(self) -> str:
+        """:meth:`to_data` as JSON with sorted keys: the same bytes for the same simulation, however it was run."""
+        return json.dumps(self.to_data(), sort_keys=True, indent=1, ensure_ascii=False)
+
+
+def _number(value: float) -> float | None:
+    return None if math.isnan(value) or math.isinf(value) else round(value, 6)
+
+
+def _estimate(e: Estimate) -> dict[str, float | int | None]:
+    return {"n": e.n, "mean": _number(e.mean), "ci95": _number(e.half_width)}
+
+
+def _game_of(game: Game | str | Path, options: Mapping[str, object] | None) -> Game:
+    if isinstance(game, Game):
+        if options:
+            raise ArgumentError("options= applies to a game given by name or path; load the game with them instead.")
+        return game
+    if isinstance(game, str | Path):
+        return load(game, options)
+    raise ArgumentError(f"game must be a Game, a bundled name or a spec path, found {type(game).__name__}.")
+
+
+def _bots_of(bots: str | Sequence[str], players: int) -> tuple[str, ...]:
+    kinds = tuple(k.strip() for k in bots.split(",")) if isinstance(bots, str) else tuple(bots)
+    if len(kinds) == 1:
+        kinds *= players
+    unknown = [k for k in kinds if k not in BOTS]
+    if unknown or len(kinds) != players:
+        raise ArgumentError(
+            f"bots must name one bot for every seat or one for all ({', '.join(BOTS)}), found {', '.join(kinds)}."
+        )
+    return kinds
+
+
+def _workers(executor: Executor | None) -> int:
+    if executor is None:
+        return 1
+    found = getattr(executor, "_max_workers", None)
+    return found if isinstance(found, int) and found > 0 else os.cpu_count() or 1
+
+
+def simulate(
+    game: Game | str | Path,
+    deals: int,
+    seed: int = 0,
+    bots: str | Sequence[str] = "random",
+    options: Mapping[str, object] | None = None,
+    executor: Executor | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> Simulation:
+    """Play at least ``deals`` deals in whole matches and return their statistics.
+
+    ``game`` is a :class:`~trickrules.Game`, a bundled name or a spec path
+    (with ``options`` for the last two); ``bots`` one bot name for every
+    seat or one per seat (``"heuristic,random,random,random"``);
+    ``executor`` anything with the ``concurrent.futures.Executor`` interface
+    (``None``: this process); ``progress`` is called with the number of
+    deals counted so far, each time a chunk is counted. The result depends
+    only on the game, the bots, ``seed`` and ``deals``.
+    """
+    played = _game_of(game, options)
+    kinds = _bots_of(bots, played.players)
+    if type(deals) is not int or deals < 1:
+        raise ArgumentError(f"deals must be a whole number of at least 1, found {deals!r}.")
+    if type(seed) is not int or seed < 0:
+        raise ArgumentError(f"seed must be a whole number of 0 or more, found {seed!r}.")
+    parts = _run(Chunk(played, kinds, seed, 0, 0), deals, executor, progress)
+    return Simulation(
+        played.name,
+        played.fingerprint,
+        tuple(sorted(played.options.items())),
+        seed,
+        kinds,
+        deals,
+        merge_all(parts, played.players),
+    )
+
+
+def _run(
+    base: Chunk, deals: int, executor: Executor | None, progress: Callable[[int], None] | None
+) -> list[Statistics]:
+    """The statistics of matches 0 .. M-1, M the first match at which ``deals`` deals are reached, in chunks."""
+    workers = _workers(executor)
+    pending: deque[tuple[Chunk, Future[ChunkResult] | ChunkResult]] = deque()
+    parts: list[Statistics] = []
+    counted = matches = submitted = 0
+    per_match: float | None = None  # deals per match seen so far
+
+    def submit(count: int) -> None:
+        nonlocal submitted
+        chunk = evolve(base, first=submitted, count=count)
+        pending.append((chunk, play_chunk(chunk) if executor is None else executor.submit(play_chunk, chunk)))
+        submitted += count
+
+    try:
+        while True:
+            while len(pending) < 2 * workers:
+                if per_match is None:
+                    if pending:
+                        break
+                    submit(2)
+                    continue
+                ahead = (submitted - matches) * per_match
+                remaining = deals - counted
+                if ahead >= remaining * 1.05 + per_match:
+                    break
+                share = remaining / per_match / (2 * workers)
+                submit(max(1, min(math.ceil(share), math.ceil(_CHUNK_DEALS / per_match))))
+            chunk, outcome = pending.popleft()
+            result = outcome if isinstance(outcome, ChunkResult) else outcome.result()
+            cut = _cut(result.deals_per_match, deals - counted)
+            if cut is not None and cut < chunk.count:
+                result = play_chunk(evolve(chunk, count=cut))
+            parts.append(result.statistics)
+            counted += result.statistics.deals
+            matches += len(result.deals_per_match)
+            per_match = max(counted / matches, 1.0)
+            if progress is not None:
+                progress(counted)
+            if cut is not None:
+                return parts
+    finally:
+        for _, outcome in pending:
+            if isinstance(outcome, Future):
+                outcome.cancel()
+
+
+def _cut(per_match: tuple[int, ...], needed: int) -> int | None:
+    """How many of these matches reach ``needed`` deals (``None`` if all of them do not)."""
+    total = 0
+    for n, deals in enumerate(per_match, start=1):
+        total += deals
+        if total >= needed:
+            return n
+    return None
