@@ -125,6 +125,8 @@ def _mutated_text(draw: st.DrawFn, text: str) -> str | bytes:
             lines.insert(n, json.dumps(draw(_json_values)))
         else:
             raw = bytearray("\n".join(lines).encode("utf-8"))
+            if not raw:  # earlier cuts left nothing to change
+                break
             at = draw(st.integers(0, len(raw) - 1))
             raw[at] = draw(st.integers(0, 255))
             return bytes(raw)

@@ -1,7 +1,7 @@
-"""The ``trickrules`` command line: rules, check, play, replay.
+"""The ``trickrules`` command line: rules, check, play, replay, simulate, and the conformance commands.
 
-Only the standard library is used, so the command works wherever the library
-installs.
+Only ``simulate`` draws with ``rich`` (a progress bar and tables), imported
+when that command runs.
 """
 
 from __future__ import annotations
@@ -169,7 +169,9 @@ def _parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_replay)
 
     from trickrules.faces.conformance.cli import add_commands
+    from trickrules.faces.simulate_cli import add_command
 
+    add_command(sub, games)
     add_commands(sub)
     return parser
 

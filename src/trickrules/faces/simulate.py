@@ -44,7 +44,7 @@ from trickrules.faces.bots import BOTS, Bot
 from trickrules.faces.stats import Estimate, Statistics, Tally, merge_all
 from trickrules.records.view import View
 
-__all__ = ["MAX_DEALS_PER_MATCH", "Chunk", "ChunkResult", "Simulation", "play_chunk", "simulate"]
+__all__ = ["MAX_DEALS_PER_MATCH", "Chunk", "ChunkResult", "Simulation", "bot_kinds", "derive", "play_chunk", "simulate"]
 
 #: A match still going after this many deals is stopped and counted as unfinished (a house rule may never end).
 MAX_DEALS_PER_MATCH = 10_000
@@ -232,14 +232,14 @@ def _game_of(game: Game | str | Path, options: Mapping[str, object] | None) -> G
     raise ArgumentError(f"game must be a Game, a bundled name or a spec path, found {type(game).__name__}.")
 
 
-def _bots_of(bots: str | Sequence[str], players: int) -> tuple[str, ...]:
-    kinds = tuple(k.strip() for k in bots.split(",")) if isinstance(bots, str) else tuple(bots)
-    if len(kinds) == 1:
-        kinds *= players
-    unknown = [k for k in kinds if k not in BOTS]
-    if unknown or len(kinds) != players:
+def bot_kinds(bots: str | Sequence[str], players: int) -> tuple[str, ...]:
+    """One bot name per seat, from one name for all or a comma-separated list; :class:`ArgumentError` if not."""
+    given = tuple(k.strip() for k in bots.split(",")) if isinstance(bots, str) else tuple(bots)
+    kinds = given * players if len(given) == 1 else given
+    if any(k not in BOTS for k in kinds) or len(kinds) != players:
         raise ArgumentError(
-            f"bots must name one bot for every seat or one for all ({', '.join(BOTS)}), found {', '.join(kinds)}."
+            f"bots must name one bot for every seat ({players}) or one for all, each one of {', '.join(BOTS)}; "
+            f"found {', '.join(map(str, given))!r}."
         )
     return kinds
 
@@ -271,7 +271,7 @@ def simulate(
     only on the game, the bots, ``seed`` and ``deals``.
     """
     played = _game_of(game, options)
-    kinds = _bots_of(bots, played.players)
+    kinds = bot_kinds(bots, played.players)
     if type(deals) is not int or deals < 1:
         raise ArgumentError(f"deals must be a whole number of at least 1, found {deals!r}.")
     if type(seed) is not int or seed < 0:

@@ -1,0 +1,193 @@
+"""``trickrules simulate``: bulk simulation from the command line, with a progress bar and a summary table.
+
+The progress bar and the tables are drawn by ``rich`` on stderr and stdout;
+``--json`` prints the result alone on stdout, the same bytes for the same
+game, bots, seed and deal count whatever ``--jobs`` is.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from collections.abc import Callable, Iterator
+from concurrent.futures import Executor, ProcessPoolExecutor
+from contextlib import contextmanager
+from typing import Any
+
+from trickrules.engine.game import Game, load
+from trickrules.errors import ArgumentError
+from trickrules.faces.simulate import Simulation, bot_kinds, simulate
+from trickrules.faces.stats import Estimate, Statistics
+
+__all__ = ["add_command", "compare_data"]
+
+
+def _options(pairs: list[str]) -> dict[str, str]:
+    out = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise ArgumentError(f"--option expects KEY=VALUE, found {pair!r}")
+        out[key] = value
+    return out
+
+
+def _variant(base: str, options: dict[str, str], compare: str) -> Game:
+    """The game ``--compare`` names: an option ``KEY=VALUE`` on top of the base's, or a spec or overlay."""
+    key, sep, value = compare.partition("=")
+    if sep:
+        if not key:
+            raise ArgumentError(f"--compare expects KEY=VALUE or a game, found {compare!r}")
+        return load(base, {**options, key: value})
+    return load(compare, options or None)
+
+
+@contextmanager
+def _executor(jobs: int) -> Iterator[Executor | None]:
+    if jobs == 1:
+        yield None
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        yield pool
+
+
+def _difference(a: Estimate, b: Estimate) -> Estimate:
+    """``b - a`` for two independent estimates, with the half-widths combined."""
+    return Estimate(min(a.n, b.n), b.mean - a.mean, math.hypot(a.half_width, b.half_width))
+
+
+def _share(count: int, n: int) -> Estimate:
+    """A proportion with its 95% interval (normal approximation)."""
+    if n == 0:
+        return Estimate(0, math.nan, math.inf)
+    p = count / n
+    return Estimate(n, p, 1.959963984540054 * math.sqrt(p * (1 - p) / n))
+
+
+def _shown(e: Estimate, digits: int = 3) -> str:
+    if math.isnan(e.mean):
+        return "-"
+    if math.isinf(e.half_width):
+        return f"{e.mean:.{digits}f}"
+    return f"{e.mean:.{digits}f} ± {e.half_width:.{digits}f}"
+
+
+def _rows(stats: Statistics) -> list[tuple[str, Estimate]]:
+    """The quantities compared between two simulations, by label."""
+    rows = [(f"seat {s.seat} per deal", s.per_deal.estimate()) for s in stats.seats]
+    rows += [(f"seat {s.seat} final total", s.final.estimate()) for s in stats.seats]
+    rows.append(("match spread (highest - lowest final)", stats.spread.estimate()))
+    rows += [(f"share of deals: {c.name}", _share(c.count, stats.deals)) for c in stats.contracts]
+    rows += [(f"success rate: {c.name}", _share(c.successes, c.result.n)) for c in stats.contracts if c.result.n]
+    rows += [(f"share of deals: outcome {name}", _share(count, stats.deals)) for name, count in stats.outcomes]
+    return rows
+
+
+def compare_data(base: Simulation, variant: Simulation) -> dict[str, Any]:
+    """Both results and, for each quantity both have, the variant's value minus the base's with a 95% interval."""
+    ours = dict(_rows(base.statistics))
+    theirs = dict(_rows(variant.statistics))
+    differences = []
+    for label, a in ours.items():
+        if label in theirs:
+            d = _difference(a, theirs[label])
+            differences.append({"quantity": label, "base": _shown(a), "variant": _shown(theirs[label]),
+                                "difference": _shown(d)})  # fmt: skip
+    return {"base": base.to_data(), "variant": variant.to_data(), "differences": differences}
+
+
+def _tables(result: Simulation, console: Any) -> None:
+    from rich.table import Table
+
+    stats = result.statistics
+    unfinished = f", {stats.unfinished} stopped unfinished" if stats.unfinished else ""
+    console.print(
+        f"[bold]{result.game}[/bold] {result.fingerprint}: {stats.deals} deals in {stats.matches} matches"
+        f"{unfinished}, seed {result.seed}, bots {', '.join(result.bots)}"
+    )
+    table = Table(title="Contracts")
+    for column in ("contract", "deals", "share", "forced", "success rate", "declarer result per deal"):
+        table.add_column(column, justify="left" if column == "contract" else "right")
+    for c in stats.contracts:
+        table.add_row(
+            c.name, str(c.count), f"{c.count / stats.deals:.1%}", str(c.forced),
+            "-" if not c.result.n else f"{c.success_rate:.1%}", _shown(c.result.estimate(), 2),
+        )  # fmt: skip
+    console.print(table)
+    if stats.outcomes:
+        table = Table(title="Outcomes")
+        table.add_column("outcome")
+        table.add_column("deals", justify="right")
+        table.add_column("share", justify="right")
+        for name, count in stats.outcomes:
+            table.add_row(name, str(count), f"{count / stats.deals:.1%}")
+        console.print(table)
+    table = Table(title="Seats (95% intervals)")
+    for column in ("seat", "per deal", "final total", "tricks per deal", "match wins"):
+        table.add_column(column, justify="right")
+    for s in stats.seats:
+        table.add_row(str(s.seat), _shown(s.per_deal.estimate(), 2), _shown(s.final.estimate(), 2),
+                      f"{s.tricks / stats.deals:.2f}", str(s.wins))  # fmt: skip
+    console.print(table)
+
+
+def _run(game: Game, args: argparse.Namespace, console: Any, label: str) -> Simulation:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=console, transient=False) as bar, _executor(args.jobs) as executor:
+        task = bar.add_task(label, total=args.n)
+        update: Callable[[int], None] = lambda done: bar.update(task, completed=min(done, args.n))  # noqa: E731
+        return simulate(game, args.n, seed=args.seed, bots=args.bots, executor=executor, progress=update)
+
+
+def _cmd_simulate(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    if args.n < 1:
+        raise ArgumentError(f"-n must be at least 1, found {args.n}")
+    if args.jobs < 1:
+        raise ArgumentError(f"--jobs must be at least 1, found {args.jobs}")
+    if args.seed < 0:
+        raise ArgumentError(f"--seed must be 0 or more, found {args.seed}")
+    options = _options(args.option)
+    game = load(args.game, options)
+    variant = _variant(args.game, options, args.compare) if args.compare else None
+    bot_kinds(args.bots, game.players)  # checked before any work
+    errors = Console(stderr=True)
+    base = _run(game, args, errors, game.name)
+    other = _run(variant, args, errors, f"{variant.name} ({args.compare})") if variant is not None else None
+    if args.json:
+        data = base.to_data() if other is None else compare_data(base, other)
+        print(json.dumps(data, sort_keys=True, indent=1, ensure_ascii=False))
+        return 0
+    console = Console()
+    _tables(base, console)
+    if other is not None:
+        from rich.table import Table
+
+        console.print(f"\n[bold]Compared with {args.compare}[/bold] (same seeds; variant minus base, 95% intervals)")
+        _tables(other, console)
+        table = Table(title=f"{args.compare} minus {base.game}")
+        for column in ("quantity", "base", "variant", "difference"):
+            table.add_column(column, justify="left" if column == "quantity" else "right")
+        for row in compare_data(base, other)["differences"]:
+            table.add_row(row["quantity"], row["base"], row["variant"], row["difference"])
+        console.print(table)
+    return 0
+
+
+def add_command(sub: Any, games: str) -> None:
+    """Add ``simulate`` to the command line's subcommands."""
+    p = sub.add_parser("simulate", help="play many deals with bots and print statistics")
+    p.add_argument("game", help=f"a bundled game ({games}) or a spec file")
+    p.add_argument("-n", type=int, default=1000, metavar="DEALS", help="how many deals (whole matches; default 1000)")
+    p.add_argument("--seed", type=int, default=0, help="the simulation's seed (default 0)")
+    p.add_argument("--bots", default="random", help="a bot for every seat, or one per seat: random,heuristic,...")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument("--compare", metavar="OVERLAY_OR_OPTION", help="also play this variant on the same seeds")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.set_defaults(func=_cmd_simulate)
+
