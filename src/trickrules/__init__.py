@@ -8,12 +8,17 @@ A game is a spec file (TOML) in the rule DSL; :func:`load` compiles it into a
 >>> state = game.new_match(seed=7)
 >>> state.phase, state.to_move
 ('trump', 0)
+
+The names below are imported when first used, so that ``import trickrules``
+stays quick for a program (a command line, a worker process) that needs only
+part of the library.
 """
 
-from trickrules.engine.actions import Action
-from trickrules.engine.game import Game, load
-from trickrules.engine.records import Phase
-from trickrules.engine.state import State
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from trickrules.errors import (
     ArgumentError,
     FormulaError,
@@ -23,12 +28,36 @@ from trickrules.errors import (
     SpecError,
     TrickrulesError,
 )
-from trickrules.faces.simulate import Simulation, simulate
-from trickrules.records.eventlog import EventLog
-from trickrules.records.replay import replay, replay_file
-from trickrules.records.view import View
-from trickrules.spec.loader import bundled_names, load_spec
-from trickrules.spec.model import Spec
+
+if TYPE_CHECKING:
+    from trickrules.engine.actions import Action
+    from trickrules.engine.game import Game, load
+    from trickrules.engine.records import Phase
+    from trickrules.engine.state import State
+    from trickrules.faces.simulate import Simulation, simulate
+    from trickrules.records.eventlog import EventLog
+    from trickrules.records.replay import replay, replay_file
+    from trickrules.records.view import View
+    from trickrules.spec.loader import bundled_names, load_spec
+    from trickrules.spec.model import Spec
+
+#: Where each lazily imported public name lives.
+_LAZY = {
+    "Action": "trickrules.engine.actions",
+    "Game": "trickrules.engine.game",
+    "load": "trickrules.engine.game",
+    "Phase": "trickrules.engine.records",
+    "State": "trickrules.engine.state",
+    "Simulation": "trickrules.faces.simulate",
+    "simulate": "trickrules.faces.simulate",
+    "EventLog": "trickrules.records.eventlog",
+    "replay": "trickrules.records.replay",
+    "replay_file": "trickrules.records.replay",
+    "View": "trickrules.records.view",
+    "bundled_names": "trickrules.spec.loader",
+    "load_spec": "trickrules.spec.loader",
+    "Spec": "trickrules.spec.model",
+}
 
 __all__ = [
     "Action",
@@ -55,3 +84,17 @@ __all__ = [
 ]
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> Any:
+    """Import a public name on first use (PEP 562)."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'trickrules' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*__all__, "__version__"])

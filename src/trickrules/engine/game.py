@@ -23,7 +23,7 @@ from trickrules.engine.scoring import ScoringPlan
 from trickrules.engine.shared import SharedValues
 from trickrules.engine.state import State
 from trickrules.errors import ArgumentError, IllegalActionError, SpecError, shown
-from trickrules.spec.loader import fingerprint, load_spec
+from trickrules.spec.loader import bundled_names, fingerprint, load_spec
 from trickrules.spec.model import Spec
 
 __all__ = ["Game", "load"]
@@ -183,17 +183,43 @@ def _restore_game(spec: Spec, source: str) -> Game:
     return found
 
 
+#: Bundled games already compiled in this process, by name and options (see :func:`load`).
+_LOADED: dict[tuple[str, tuple[tuple[str, str, object], ...]], Game] = {}
+_LOADED_LIMIT = 256
+
+
+def _cache_key(name_or_path: object, options: Mapping[str, object] | None) -> Any:
+    """The key of a bundled game in ``_LOADED``, or ``None`` for a file (which may change) or odd options."""
+    if not isinstance(name_or_path, str) or name_or_path not in bundled_names():
+        return None
+    if options is None:
+        return (name_or_path, ())
+    if not isinstance(options, Mapping) or not all(type(v) in (str, bool, int) for v in options.values()):
+        return None
+    return (name_or_path, tuple(sorted((str(k), type(v).__name__, v) for k, v in options.items())))
+
+
 def load(name_or_path: str | Path, options: Mapping[str, object] | None = None) -> Game:
     """Load and compile a game: a bundled name (``"quadrille"``) or a spec/overlay path.
 
     ``options`` picks house-rule options, e.g. ``{"forced_spadille": "off"}``.
     Raises :class:`~trickrules.errors.SpecError` on any problem in the spec.
+    A bundled game is compiled once per process and options: loading it again
+    gives the same (immutable) game. A file is read and compiled every time.
     """
+    key = _cache_key(name_or_path, options)
+    if key is not None:
+        found = _LOADED.get(key)
+        if found is not None:
+            return found
     spec = load_spec(name_or_path, options)
     source = str(name_or_path)
     try:
-        return Game(spec, source if Path(source).suffix == ".toml" else f"specs/{spec.name}.toml")
+        game = Game(spec, source if Path(source).suffix == ".toml" else f"specs/{spec.name}.toml")
     except SpecError:
         raise
     except (ArithmeticError, LookupError, RecursionError, TypeError, ValueError) as exc:  # a gap in the checks above
         raise SpecError(f"{source}: the spec is inconsistent ({type(exc).__name__}: {exc}).") from None
+    if key is not None and len(_LOADED) < _LOADED_LIMIT:
+        _LOADED[key] = game
+    return game

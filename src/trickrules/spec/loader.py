@@ -23,6 +23,7 @@ the sizes of the base and the patch.
 from __future__ import annotations
 
 import copy
+import functools
 import hashlib
 import json
 import re
@@ -75,8 +76,12 @@ def _specs_dir() -> Path:
     return package.parent.parent / "specs"
 
 
+@functools.cache
 def bundled_names() -> tuple[str, ...]:
-    """The names of the bundled specs and overlays (``quadrille``, ``manille``, ...)."""
+    """The names of the bundled specs and overlays (``quadrille``, ``manille``, ...).
+
+    Read once per process: the bundled specs are package data and do not change while it runs.
+    """
     return tuple(sorted(p.stem for p in _specs_dir().glob("*.toml")))
 
 
