@@ -755,3 +755,16 @@ def test_finding9_an_eligibility_rule_may_use_only_the_vars_known_before_the_pla
     path = write(tmp_path, "fine.toml", head + contract.replace("EXPR", "score + value < target"))
     game = trickrules.load(path)
     assert game.new_match(seed=1).legal_actions()
+
+
+def test_finding9_an_ante_out_of_range_names_the_formula_the_deal_and_the_values(tmp_path: Path) -> None:
+    """The ante is scored like any payment: its error names its place, the deal and the values it read."""
+    text = 'extends = "quadrille"\n[scoring]\nante = "pot * pot + 1"\nante_when = "every_deal"\n'
+    path = write(tmp_path, "ante.toml", text)
+    game = trickrules.load(path)
+    assert game.new_match(seed=1, pot=10**100).match.pot > 10**100  # within range: paid as usual
+    with pytest.raises(FormulaError) as caught:
+        game.new_match(seed=1, pot=10**200)
+    message = str(caught.value)
+    assert "scoring.ante: value out of range: 'pot * pot'" in message
+    assert "In deal 0, with pot = 1000" in message

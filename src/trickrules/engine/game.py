@@ -194,9 +194,12 @@ def _cache_key(name_or_path: object, options: Mapping[str, object] | None) -> An
         return None
     if options is None:
         return (name_or_path, ())
-    if not isinstance(options, Mapping) or not all(type(v) in (str, bool, int) for v in options.values()):
+    if not isinstance(options, Mapping):
         return None
-    return (name_or_path, tuple(sorted((str(k), type(v).__name__, v) for k, v in options.items())))
+    small = (type(v) in (str, bool) or (type(v) is int and abs(v) <= 2**53) for v in options.values())
+    if not all(type(k) is str for k in options) or not all(small):
+        return None  # left to load_spec to accept or refuse
+    return (name_or_path, tuple(sorted((k, type(v).__name__, v) for k, v in options.items())))
 
 
 def load(name_or_path: str | Path, options: Mapping[str, object] | None = None) -> Game:

@@ -16,6 +16,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from trickrules.compile.cards import NO_TRUMP
+from trickrules.engine.evaluation import evaluate_in_deal
 from trickrules.engine.events import HIDDEN, POT, Dealt, Event, Misdealt, paid
 from trickrules.engine.mechanism import Reveal
 from trickrules.engine.phases import passing, setup
@@ -236,5 +237,5 @@ def _ante_due(game: GameLike, match: MatchInfo, number: int) -> int:
     when = rules.ante_when
     if when == "never" or (when == "first_deal" and number != 0) or (when == "empty_pot" and match.pot):
         return 0
-    value = rules.ante.evaluate(deal_constants(game, match, number) if rules.ante.variables else {})
+    value = evaluate_in_deal(rules.ante, deal_constants(game, match, number) if rules.ante.variables else {}, number)
     return to_int(value, rules.rounding, where="scoring.ante")

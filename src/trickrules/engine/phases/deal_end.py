@@ -11,6 +11,7 @@ from deal to deal and adds the bonus for winning the match.
 from __future__ import annotations
 
 from trickrules.engine.carry import carried_counters, match_bonus
+from trickrules.engine.evaluation import evaluate_in_deal
 from trickrules.engine.events import POT, DealScored, Event, MatchEnded, paid
 from trickrules.engine.phases.deal import MAX_START, MAX_START_TEXT, start_deal
 from trickrules.engine.records import DEALER, Actor, DealInfo, MatchInfo, Phase, Step, Tally, evolve
@@ -36,7 +37,7 @@ def ends_early(state: State, d: DealInfo, tally: Tally) -> bool:
         "tricks_played": len(tally.winners),
         "tricks_total": d.tricks,
     }
-    return bool(end_when.evaluate(env))
+    return bool(evaluate_in_deal(end_when, env, state.deal.number))
 
 
 def finish_deal(
