@@ -172,10 +172,9 @@ def log(game: Game, seed: int) -> list[tuple[Actor, str]]:
 @pytest.mark.parametrize("name", GAMES)
 def test_finding6_nothing_mutable_is_reachable_from_a_game(name: str) -> None:
     game = trickrules.load(name)
-    assert_nothing_mutable(game_roots(game), skip=(game._scoring,))
+    assert_nothing_mutable(game_roots(game))
 
 
-@pytest.mark.xfail(strict=True, reason="engine/scoring.py's ScoringPlan keeps dicts (by_contract, base) in slots")
 def test_finding6_the_scoring_plan_is_immutable() -> None:
     game = trickrules.load("quadrille")
     assert_nothing_mutable({"game._scoring": game._scoring})
@@ -184,7 +183,7 @@ def test_finding6_the_scoring_plan_is_immutable() -> None:
 @pytest.mark.parametrize("name", GAMES)
 def test_finding6_nothing_mutable_is_reachable_from_a_state_a_view_or_an_event(name: str) -> None:
     game = trickrules.load(name)
-    skip = (game._scoring,)
+    skip = ()
     middle = play(game, seed=5, steps=23)
     middle.legal_actions()  # fills the state's cache: walked too
     end = play(game, seed=5)
@@ -453,10 +452,8 @@ def test_finding6_card_of_cannot_be_edited() -> None:
     assert game.options["deals"] == "12"
 
 
-_NOT_SEALED = "compile/*, spec/formula.py and most spec/model.py classes are not Sealed: __init__ runs again"
 
 
-@pytest.mark.xfail(strict=True, reason=_NOT_SEALED)
 def test_finding6_no_value_of_a_game_can_be_initialised_again() -> None:
     """Every attrs value a game holds refuses ``__init__`` called again (tried with its own fields)."""
     game = trickrules.load("quadrille")

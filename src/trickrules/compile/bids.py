@@ -31,6 +31,7 @@ from trickrules.compile.variables import BID_PLAYER_VARS, BID_SIDE_VARS, DEAL_VA
 from trickrules.errors import SpecError
 from trickrules.spec.formula import Formula
 from trickrules.spec.model import Spec, TricksBidSpec
+from trickrules.spec.sealed import Sealed
 
 __all__ = [
     "BID_PLAYER_VARS",
@@ -51,7 +52,7 @@ HAND_SIZE_ORDERS = ("packets", "schedule", "random")
 
 
 @frozen
-class DealSizes:
+class DealSizes(Sealed):
     """How many cards each player is dealt, deal by deal."""
 
     #: ``"packets"`` (the sum of the packets, every deal), ``"schedule"`` (deal ``k`` is dealt
@@ -72,7 +73,7 @@ class DealSizes:
 
 
 @frozen
-class TricksBid:
+class TricksBid(Sealed):
     """Bids of a number of tricks, compiled from ``[tricks_bid]``."""
 
     #: The lowest bid.
@@ -86,7 +87,7 @@ class TricksBid:
 
 
 @frozen
-class CompiledCounter:
+class CompiledCounter(Sealed):
     """A value each side carries from deal to deal, and the formula that gives its next value."""
 
     name: str
@@ -95,7 +96,7 @@ class CompiledCounter:
 
 
 @frozen
-class BidRules:
+class BidRules(Sealed):
     """What the mechanisms of this module compile to (see the module's docstring)."""
 
     sizes: DealSizes

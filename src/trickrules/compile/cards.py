@@ -19,6 +19,7 @@ from attrs import frozen
 from trickrules.errors import SpecError
 from trickrules.spec.limits import MAX_CARDS
 from trickrules.spec.model import DeckSpec, PromotionSpec, Spec, TrumpSpec
+from trickrules.spec.sealed import Sealed
 
 __all__ = ["NO_TRUMP", "TRUMP_BASE", "CardTable", "TrumpTable", "bits", "compile_cards"]
 
@@ -39,7 +40,7 @@ def bits(mask: int) -> list[int]:
 
 
 @frozen
-class TrumpTable:
+class TrumpTable(Sealed):
     """Rank tables for one choice of trumps.
 
     ``order`` lists the trumps high to low; ``promoted`` maps a promoted
@@ -61,7 +62,7 @@ class TrumpTable:
 
 
 @frozen
-class CardTable:
+class CardTable(Sealed):
     """The deck and its rank tables, compiled from a spec."""
 
     codes: tuple[str, ...]
@@ -125,7 +126,7 @@ def _order_for(orders: dict[str, tuple[str, ...]], suit_code: str, colour: str) 
 
 
 @frozen
-class _Deck:
+class _Deck(Sealed):
     """The deck's cards while the tables are being built, with ``where`` for error messages."""
 
     where: str

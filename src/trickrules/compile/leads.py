@@ -21,6 +21,7 @@ from attrs import frozen
 from trickrules.compile.cards import CardTable
 from trickrules.errors import SpecError
 from trickrules.spec.model import ObligationSpec, Spec
+from trickrules.spec.sealed import Sealed
 
 __all__ = ["FIRST_LEAD_MODES", "LEAD_RULE_PARAMS", "LeadRules", "compile_leads"]
 
@@ -40,7 +41,7 @@ BROKEN_MODES = ("when_played", "never")
 
 
 @frozen
-class LeadRules:
+class LeadRules(Sealed):
     """The lead and first-trick obligations, as cards and card masks (0: the rule is not used)."""
 
     #: The card whose holder leads the first trick (``None``: the eldest hand leads).

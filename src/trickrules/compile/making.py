@@ -12,12 +12,13 @@ from attrs import frozen
 
 from trickrules.errors import SpecError
 from trickrules.spec.model import MAKING_ROUNDS, MakingSpec, Spec
+from trickrules.spec.sealed import Sealed
 
 __all__ = ["Making", "compile_making"]
 
 
 @frozen
-class Making:
+class Making(Sealed):
     """The rounds of making trumps and what follows them, ready for the engine."""
 
     #: Each round's kind, in order: ``turned``, ``others`` or ``any``.

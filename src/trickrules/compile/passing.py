@@ -11,12 +11,13 @@ from attrs import frozen
 
 from trickrules.errors import SpecError
 from trickrules.spec.model import PASS_DIRECTIONS, Spec
+from trickrules.spec.sealed import Sealed
 
 __all__ = ["PassingRules", "compile_passing"]
 
 
 @frozen
-class PassingRules:
+class PassingRules(Sealed):
     """How many cards each player passes, and the seat offset of each deal of the cycle."""
 
     #: How many cards every player passes (0: no passing).

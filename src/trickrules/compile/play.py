@@ -14,6 +14,7 @@ from attrs import frozen
 from trickrules.compile.leads import LEAD_RULE_PARAMS
 from trickrules.errors import SpecError
 from trickrules.spec.model import ObligationSpec, Spec
+from trickrules.spec.sealed import Sealed
 
 __all__ = ["PlayRules", "compile_play"]
 
@@ -22,7 +23,7 @@ NEED_FOLLOW_SUIT = ("head_trick", "called_card", "trump_when_void", "overtrump",
 
 
 @frozen
-class PlayRules:
+class PlayRules(Sealed):
     """The play obligations, flattened into switches and card masks.
 
     See ``docs/dsl.md`` for what each primitive means; the names of the

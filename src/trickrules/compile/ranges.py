@@ -30,6 +30,7 @@ from attrs import evolve, frozen
 
 from trickrules.errors import FormulaError
 from trickrules.spec.formula import MAGNITUDE_TEXT, MAX_MAGNITUDE, Formula
+from trickrules.spec.sealed import Sealed
 
 __all__ = ["BOOL", "UNKNOWN", "Range", "check_formula", "exactly", "formula_range", "span", "union"]
 
@@ -43,7 +44,7 @@ _INFINITE = 2**4096
 
 
 @frozen
-class Range:
+class Range(Sealed):
     """The values an expression can take: from ``lo`` to ``hi`` (``None``: no bound that way).
 
     ``nonzero`` says that 0 is not among them even where ``lo <= 0 <= hi``

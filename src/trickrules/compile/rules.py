@@ -39,6 +39,7 @@ from trickrules.errors import SpecError
 from trickrules.spec.formula import Formula
 from trickrules.spec.limits import key_path
 from trickrules.spec.model import ContractSpec, Spec
+from trickrules.spec.sealed import Sealed
 
 __all__ = [
     "DEAL_VARS",
@@ -59,7 +60,7 @@ __all__ = [
 
 
 @frozen
-class CompiledContract:
+class CompiledContract(Sealed):
     """A contract of the ladder, ready for the engine."""
 
     index: int
@@ -79,7 +80,7 @@ class CompiledContract:
 
 
 @frozen
-class CompiledDeclaration:
+class CompiledDeclaration(Sealed):
     """A meld: its name, the ranks that make it, which suits, its points."""
 
     index: int
@@ -95,7 +96,7 @@ class CompiledDeclaration:
 
 
 @frozen
-class LateAnnouncement:
+class LateAnnouncement(Sealed):
     """An announcement offered during the play, after the declarer's side has won a run of tricks."""
 
     name: str
@@ -112,7 +113,7 @@ class LateAnnouncement:
 
 
 @frozen
-class Rules:
+class Rules(Sealed):
     """Everything compiled from a spec beyond the card tables."""
 
     players: int

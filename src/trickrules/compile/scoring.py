@@ -21,6 +21,7 @@ from trickrules.errors import SpecError
 from trickrules.spec.formula import Formula
 from trickrules.spec.limits import key_path
 from trickrules.spec.model import OutcomeSpec, Spec
+from trickrules.spec.sealed import Sealed
 
 __all__ = [
     "PAYMENT_ROLES",
@@ -51,7 +52,7 @@ VarRanges = Mapping[str, Range]
 
 
 @frozen
-class CompiledPayment:
+class CompiledPayment(Sealed):
     """One payment line of an outcome."""
 
     payer: str
@@ -62,7 +63,7 @@ class CompiledPayment:
 
 
 @frozen
-class CompiledOutcome:
+class CompiledOutcome(Sealed):
     """A scoring outcome or bonus with its formulas compiled."""
 
     name: str

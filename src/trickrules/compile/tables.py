@@ -22,12 +22,13 @@ from trickrules.compile.rules import Rules, compile_rules
 from trickrules.spec.converter import unstructure
 from trickrules.spec.limits import check_resolved
 from trickrules.spec.model import Spec
+from trickrules.spec.sealed import Sealed
 
 __all__ = ["Tables", "TrumpData", "compile_tables", "trick_seat"]
 
 
 @frozen(weakref_slot=False)
-class TrumpData:
+class TrumpData(Sealed):
     """The per-card tables for one choice of trumps."""
 
     trump: int
@@ -86,7 +87,7 @@ def _ro(items: object) -> MappingProxyType:  # type: ignore[type-arg]
 
 
 @frozen(weakref_slot=False, eq=False)
-class Tables:
+class Tables(Sealed):
     """Everything the engine looks up for one game (built by :func:`compile_tables`)."""
 
     cards: CardTable

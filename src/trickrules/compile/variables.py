@@ -18,6 +18,7 @@ from attrs import frozen
 from trickrules.compile.ranges import BOOL, UNKNOWN, Range, exactly, span
 from trickrules.errors import SpecError
 from trickrules.spec.formula import FUNCTION_NAMES
+from trickrules.spec.sealed import Sealed
 
 __all__ = [
     "BID_PLAYER_VARS",
@@ -98,7 +99,7 @@ _CONDITIONS = (
 
 
 @frozen
-class GameNumbers:
+class GameNumbers(Sealed):
     """The numbers of a game that bound its variables."""
 
     players: int

@@ -19,7 +19,7 @@ from trickrules.engine.mechanism import Mechanism
 from trickrules.engine.phases import mechanisms
 from trickrules.engine.phases.deal import new_match
 from trickrules.engine.records import Phase
-from trickrules.engine.scoring import ScoringPlan
+from trickrules.engine.scoring import scoring_plan
 from trickrules.engine.shared import SharedValues
 from trickrules.engine.state import State
 from trickrules.errors import ArgumentError, IllegalActionError, SpecError, shown
@@ -64,7 +64,7 @@ class Game:
         self._tables: Tables = compile_tables(spec, source or spec.name)
         self._shared = SharedValues(self._tables)
         self._actions: Mapping[str, Action] = self._shared.actions
-        self._scoring = ScoringPlan(self._tables)
+        self._scoring = scoring_plan(self._tables)
         self._mechanisms: Mapping[Phase, Mechanism] = mechanisms(self._tables)
         # The two questions asked at every step, by phase: one lookup from the state.
         self._legal: Mapping[Phase, Callable[[State], tuple[Action, ...]]] = MappingProxyType(

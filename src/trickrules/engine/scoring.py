@@ -17,8 +17,11 @@ action was applied to stays as it was.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
+
+from attrs import frozen
 
 from trickrules.compile.rules import CompiledContract
 from trickrules.compile.tables import Tables
@@ -28,17 +31,21 @@ from trickrules.engine.ledger import Ledger, others
 from trickrules.engine.records import Actor, DealInfo, MatchInfo, Tally
 from trickrules.errors import FormulaError
 from trickrules.spec.formula import Formula, Number
+from trickrules.spec.sealed import Sealed
 
 if TYPE_CHECKING:
     from trickrules.engine.state import GameLike, State
 
 __all__ = [
+    "ContractScoring",
     "ScoringPlan",
+    "contract_scoring",
     "deal_constants",
     "eligibility_env",
     "is_eligible",
     "is_extra_deal",
     "pay_deal",
+    "scoring_plan",
     "side_variables",
     "sides_of_deal",
 ]
@@ -282,28 +289,44 @@ def _scoring_vars(rules: Any) -> dict[int | None, tuple[Env, tuple[tuple[str, Fo
     return out
 
 
-class ContractScoring:
-    """What scoring a deal of one contract needs, worked out once per game."""
+@frozen(weakref_slot=False)
+class ContractScoring(Sealed):
+    """What scoring a deal of one contract needs, worked out once per game (see :func:`contract_scoring`)."""
 
-    __slots__ = ("base", "bonuses", "formulas", "outcomes", "per_player", "player_formulas")
+    #: The variables that are the same in every deal of this contract.
+    base: Mapping[str, Number | bool]
+    formulas: tuple[tuple[str, Formula], ...]
+    #: Whether some formula reads a player variable.
+    player_formulas: bool
+    outcomes: tuple[Any, ...]
+    bonuses: tuple[Any, ...]
+    #: Whether an outcome or bonus is for each player (so player environments are needed).
+    per_player: bool
 
-    def __init__(self, rules: Any, index: int | None, consts: Env, formulas: tuple[tuple[str, Formula], ...]) -> None:
-        name = rules.contracts[index].name if index is not None else ""
-        #: The variables that are the same in every deal of this contract.
-        self.base: Env = {
-            "players": rules.players,
-            "tricks_total": rules.tricks_per_deal,
-            "ante": 0,
-            "target": rules.match_target,
-            "no_contract": index is None,
-            **consts,
-        }
-        self.formulas = formulas
-        self.player_formulas = any(f.variables & set(_PLAYER) for _, f in formulas)
-        self.outcomes = tuple(o for o in rules.outcomes if o.contracts is None or name in o.contracts)
-        self.bonuses = tuple(b for b in rules.bonuses if b.contracts is None or name in b.contracts)
-        #: Whether an outcome or bonus is for each player (so player environments are needed).
-        self.per_player = any(o.for_each == "player" for o in (*self.outcomes, *self.bonuses))
+
+def contract_scoring(
+    rules: Any, index: int | None, consts: Env, formulas: tuple[tuple[str, Formula], ...]
+) -> ContractScoring:
+    """The :class:`ContractScoring` of contract ``index`` (``None``: deals with no contract)."""
+    name = rules.contracts[index].name if index is not None else ""
+    base: Env = {
+        "players": rules.players,
+        "tricks_total": rules.tricks_per_deal,
+        "ante": 0,
+        "target": rules.match_target,
+        "no_contract": index is None,
+        **consts,
+    }
+    outcomes = tuple(o for o in rules.outcomes if o.contracts is None or name in o.contracts)
+    bonuses = tuple(b for b in rules.bonuses if b.contracts is None or name in b.contracts)
+    return ContractScoring(
+        MappingProxyType(base),
+        formulas,
+        any(f.variables & set(_PLAYER) for _, f in formulas),
+        outcomes,
+        bonuses,
+        any(o.for_each == "player" for o in (*outcomes, *bonuses)),
+    )
 
 
 def _variables_used(rules: Any) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -327,23 +350,33 @@ def _variables_used(rules: Any) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return tuple(n for n in _SIDE if n in used), tuple(n for n in _PLAYER if n in used)
 
 
-class ScoringPlan:
-    """What scoring any deal of a game needs, worked out once per game."""
+@frozen(weakref_slot=False)
+class ScoringPlan(Sealed):
+    """What scoring any deal of a game needs, worked out once per game (see :func:`scoring_plan`)."""
 
-    __slots__ = ("announced_keys", "by_contract", "counter_names", "player_names", "side_names")
+    #: The built-in side and player variables some formula reads (only these are computed).
+    side_names: tuple[str, ...]
+    player_names: tuple[str, ...]
+    #: Per contract index (``None``: no contract).
+    by_contract: Mapping[int | None, ContractScoring]
+    #: Each announcement with the scoring variable that says whether it was made.
+    announced_keys: tuple[tuple[str, str], ...]
+    #: The counters carried from deal to deal (``scoring.counters``), in the order of ``MatchInfo.counters``.
+    counter_names: tuple[str, ...]
 
-    def __init__(self, t: Tables) -> None:
-        rules = t.rules
-        #: The built-in side and player variables some formula reads (only these are computed).
-        self.side_names, self.player_names = _variables_used(rules)
-        #: Per contract index (``None``: no contract).
-        self.by_contract: dict[int | None, ContractScoring] = {
-            index: ContractScoring(rules, index, *found) for index, found in _scoring_vars(rules).items()
-        }
-        #: Each announcement with the scoring variable that says whether it was made.
-        self.announced_keys = tuple((a, f"announced_{a}") for a in t.announcement_names)
-        #: The counters carried from deal to deal (``scoring.counters``), in the order of ``MatchInfo.counters``.
-        self.counter_names = tuple(c.name for c in rules.bids.counters)
+
+def scoring_plan(t: Tables) -> ScoringPlan:
+    """The :class:`ScoringPlan` of a game's tables."""
+    rules = t.rules
+    side_names, player_names = _variables_used(rules)
+    by_contract = {index: contract_scoring(rules, index, *found) for index, found in _scoring_vars(rules).items()}
+    return ScoringPlan(
+        side_names,
+        player_names,
+        MappingProxyType(by_contract),
+        tuple((a, f"announced_{a}") for a in t.announcement_names),
+        tuple(c.name for c in rules.bids.counters),
+    )
 
 
 class _Environments:

@@ -20,7 +20,7 @@ from trickrules.errors import ArgumentError
 from trickrules.faces.simulate import Simulation, bot_kinds, simulate
 from trickrules.faces.stats import Estimate, Statistics
 
-__all__ = ["add_command", "compare_data"]
+__all__ = ["add_command", "compare_data", "variant_of"]
 
 
 def _options(pairs: list[str]) -> dict[str, str]:
@@ -33,7 +33,7 @@ def _options(pairs: list[str]) -> dict[str, str]:
     return out
 
 
-def _variant(base: str, options: dict[str, str], compare: str) -> Game:
+def variant_of(base: str, options: dict[str, str], compare: str) -> Game:
     """The game ``--compare`` names: an option ``KEY=VALUE`` on top of the base's, or a spec or overlay."""
     key, sep, value = compare.partition("=")
     if sep:
@@ -153,7 +153,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         raise ArgumentError(f"--seed must be 0 or more, found {args.seed}")
     options = _options(args.option)
     game = load(args.game, options)
-    variant = _variant(args.game, options, args.compare) if args.compare else None
+    variant = variant_of(args.game, options, args.compare) if args.compare else None
     bot_kinds(args.bots, game.players)  # checked before any work
     errors = Console(stderr=True)
     base = _run(game, args, errors, game.name)

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from attrs import frozen
 
+from trickrules.spec.sealed import Sealed
+
 __all__ = ["CounterSpec", "TricksBidSpec"]
 
 
 @frozen
-class CounterSpec:
+class CounterSpec(Sealed):
     """A value each side carries from deal to deal (such as overtricks), named for the formulas.
 
     Scoring formulas read it as it stood before the deal; after the deal is
@@ -28,7 +30,7 @@ class CounterSpec:
 
 
 @frozen
-class TricksBidSpec:
+class TricksBidSpec(Sealed):
     """Every player bids how many tricks he will take, once round from the eldest hand (``bid 3``).
 
     Bids run from ``min`` to ``max`` (0: the number of tricks in the deal).

@@ -62,6 +62,7 @@ import attrs
 
 from trickrules.errors import FormulaError
 from trickrules.spec.converter import MAX_BIG, MAX_BIG_TEXT
+from trickrules.spec.sealed import Sealed
 
 __all__ = [
     "FUNCTION_NAMES",
@@ -171,7 +172,7 @@ def _fit(value: Number, where: str, what: str) -> Number:
 
 
 @attrs.frozen(slots=True, repr=False)
-class Formula:
+class Formula(Sealed):
     """A compiled formula, ready to be evaluated many times.
 
     Make one with :func:`compile_formula`. ``source`` is the formula's text

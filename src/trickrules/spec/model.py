@@ -76,7 +76,7 @@ OBLIGATION_RULES = (
 
 
 @frozen
-class SuitSpec:
+class SuitSpec(Sealed):
     """A suit: its code in card codes (``H``), its name, and its colour."""
 
     code: str
@@ -86,7 +86,7 @@ class SuitSpec:
 
 
 @frozen
-class RankSpec:
+class RankSpec(Sealed):
     """A rank: its code in card codes (``K``, ``10``) and its name."""
 
     code: str
@@ -94,7 +94,7 @@ class RankSpec:
 
 
 @frozen
-class DeckSpec:
+class DeckSpec(Sealed):
     """The cards in play: every suit crossed with every rank, less ``removed``.
 
     ``points`` gives card points by rank code (ranks not listed are worth 0).
@@ -113,7 +113,7 @@ class DeckSpec:
 
 
 @frozen
-class PromotionSpec:
+class PromotionSpec(Sealed):
     """A card that leaves its printed suit and ranks as a trump at ``place``.
 
     Either ``card`` names one fixed card (a trump whatever the trump suit), or
@@ -132,7 +132,7 @@ class PromotionSpec:
 
 
 @frozen
-class RanksSpec:
+class RanksSpec(Sealed):
     """Rank orders, high to low, keyed by suit code, colour, or ``default``.
 
     ``plain`` is the order of a suit that is not trumps; ``trump`` is the order
@@ -182,7 +182,7 @@ class MakingSpec(Sealed):
 
 
 @frozen
-class SeatingSpec:
+class SeatingSpec(Sealed):
     """Seats, partnerships, and the direction of play.
 
     Seats are numbered ``0 .. players-1`` in the order of play, so the next
@@ -197,7 +197,7 @@ class SeatingSpec:
 
 
 @frozen
-class DealSpec:
+class DealSpec(Sealed):
     """The deal: packet sizes per round, starting with the eldest hand.
 
     The cards the packets leave undealt are the *stock*, face down. With
@@ -241,7 +241,7 @@ class CallSpec(Sealed):
 
 
 @frozen
-class ContractSpec:
+class ContractSpec(Sealed):
     """One rung of the bidding ladder (listed low to high).
 
     ``side`` says who plays with the declarer; ``trump_by`` who names trumps
@@ -291,7 +291,7 @@ class AllPassSpec(Sealed):
 
 
 @frozen
-class AnnouncementSpec:
+class AnnouncementSpec(Sealed):
     """An optional announcement the declarer may make.
 
     With ``after_run = 0`` it is offered before the first lead; with
@@ -336,7 +336,7 @@ class BiddingSpec(Sealed):
 
 
 @frozen
-class ObligationSpec:
+class ObligationSpec(Sealed):
     """One play obligation, a general primitive with parameters.
 
     ``rule`` is one of ``follow_suit``, ``head_trick``, ``trump_when_void``,
@@ -374,7 +374,7 @@ class PlaySpec(Sealed):
 
 
 @frozen
-class DeclarationSpec:
+class DeclarationSpec(Sealed):
     """A meld a player may declare (such as a King and Caballo of one suit).
 
     ``suit`` is ``trump``, ``plain`` or ``any``; the meld is the listed
@@ -400,7 +400,7 @@ class DeclarationSpec:
 
 
 @frozen
-class PaymentSpec:
+class PaymentSpec(Sealed):
     """A transfer of chips (``unit = "chips"``) or an award of points.
 
     ``from_`` and ``to`` are roles (see ``docs/dsl.md``): ``pot``,
@@ -420,7 +420,7 @@ class PaymentSpec:
 
 
 @frozen
-class OutcomeSpec:
+class OutcomeSpec(Sealed):
     """A scoring outcome: the first one whose ``when`` holds applies.
 
     ``contracts`` limits it to those contracts (``""`` means a deal played
@@ -509,7 +509,7 @@ class MatchSpec(Sealed):
 
 
 @frozen
-class OptionSpec:
+class OptionSpec(Sealed):
     """A named house-rule switch; each choice patches the spec.
 
     ``choices`` lists the choice names; the patches themselves are applied by
@@ -523,7 +523,7 @@ class OptionSpec:
 
 
 @frozen
-class VariantSpec:
+class VariantSpec(Sealed):
     """Identity of an overlay: what it is and which conformance clauses it changes."""
 
     name: str
@@ -533,7 +533,7 @@ class VariantSpec:
 
 
 @frozen
-class Spec:
+class Spec(Sealed):
     """A complete game spec, after overlays and options are applied."""
 
     name: str
