@@ -417,6 +417,6 @@ def test_bids_are_printed_and_the_heuristic_bot_bids_a_legal_number() -> None:
                 choice = bot.choose(View.from_state(state, state.to_move))
                 assert choice in {str(a) for a in state.legal_actions()}
                 state = state.apply(choice)
-    # All thirteen spades: the bot counts them as tricks.
+    # All thirteen spades: the bot counts every one of them as a trick.
     state = spades_all_to_seat_0()
-    assert HeuristicBot(state.game).choose(View.from_state(state, 0)) == "bid 11"
+    assert HeuristicBot(state.game).choose(View.from_state(state, 0)) == "bid 13"

@@ -1,19 +1,26 @@
-"""Bots for simulation: a random one and a simple rule-of-thumb one.
+"""Bots for simulation: a random one and a rule-of-thumb one.
 
-Both decide from ``View.from_state(state, seat)`` alone (and the game's public rules),
-so a bot never sees more than its seat may: another hand, the seed, or a
-secretly called partner are not in a view.
+Both decide from ``View.from_state(state, seat)`` alone (and the game's public rules), so a bot never
+sees more than its seat may: another hand, the seed, or a secretly called partner are not in a view.
+:class:`HeuristicBot` takes everything game-specific from the compiled spec (trump tables, card points,
+melds, contracts, scoring outcomes), never from a game's name or a card's code; see ``docs/bots.md``.
 """
 
 from __future__ import annotations
 
+import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
+from functools import lru_cache
 from typing import Protocol
 
 from trickrules.compile.cards import NO_TRUMP, TRUMP_BASE
+from trickrules.compile.rules import CompiledContract, CompiledOutcome
+from trickrules.compile.variables import DEAL_VARS, PLAYER_VARS, SIDE_VARS
 from trickrules.engine.state import GameLike
+from trickrules.errors import TrickrulesError
 from trickrules.records.view import View
+from trickrules.spec.formula import Formula, Number
 
 __all__ = ["BOTS", "Bot", "HeuristicBot", "RandomBot", "make_bots"]
 
@@ -38,132 +45,538 @@ class RandomBot:
         return view.legal[self._rng.randrange(len(view.legal))]
 
 
-class HeuristicBot:
-    """Plays by cheap rules of thumb taken from the documents' advice.
+# Tuning (docs/bots.md). A partner of unknown hand takes this share of the tricks the hand does not; a
+# bid needs the rounded estimate to pass the contract's requirement by a margin (a share of the tricks).
+_PARTNER_SHARE, _MARGIN_ALONE, _MARGIN_PARTNER = 0.45, 0.05, 0.15
+# A trump of the unbroken run from the top counts one trick; one that wins once trumps are drawn, one
+# that does not, and a spare one the hand may ruff with count these parts.
+_DRAWN, _LOSING, _RUFF = 0.85, 0.2, 0.35
+_NO_TRUMP_PENALTY = 0.75  # how much better than the best suit playing without trumps must look
+_SAMPLES = 512  # random deals that calibrate a game's hand evaluation
 
-    It bids only with several top trumps, names as trumps the suit it holds
-    most of and calls a King in that suit's long side suit, always declares
-    melds, wins a trick as cheaply as it can unless its partner (when known)
-    is already winning, and otherwise throws its lowest card.
+_TRICK_VARS = frozenset(("tricks", "opp_tricks", "declarer_tricks", "partner_tricks", "run", "own_tricks", "bid"))
+_TRICK_VARS |= {"opp_bid", "own_bid"}
+_POINT_VARS = frozenset(("points", "opp_points", "card_points", "opp_card_points", "point_cards", "opp_point_cards"))
+_POINT_VARS |= {"max_point_cards"}
+_OWN_ROLES = frozenset(("declarer", "declarer_side", "side", "player", "partner"))
+_OTHER_ROLES = frozenset(("defenders", "opponents", "others"))
+_WITH_PARTNER = frozenset(("with_called", "with_partner", "teams"))
+_FAILED = (TrickrulesError, ArithmeticError, TypeError, ValueError)
+
+#: Partners, opponents, the share of the unseen cards the opponents hold, and how many seats play.
+Setting = tuple[int, int, float, int]
+
+
+@lru_cache(maxsize=4096)
+def _draw_trumps(held: tuple[int, ...], size: int, opponents: int, in_play: float, kept: frozenset[int]) -> int:
+    """Tricks won by leading trumps ``held`` (places, 0 the top) one by one against the opponents' trumps."""
+    # An opponent overtakes the best trump so far with his best if he can, else plays his lowest, keeping
+    # back the privileged trumps (places ``kept``) that only a higher privileged lead forces out.
+    missing = [p for p in range(size) if p not in held]
+    dealt = [p for n, p in enumerate(missing) if math.floor((n + 1) * in_play + 0.5) > math.floor(n * in_play + 0.5)]
+    hands = [dealt[n :: max(1, opponents)] for n in range(max(1, opponents))]
+    wins = 0
+    for card in held:
+        best = card
+        for hand in hands:
+            if hand and hand[0] < best:
+                best = hand.pop(0)
+            elif low := [p for p in hand if p not in kept or (card in kept and card < p)]:
+                hand.remove(low[-1])
+        wins += best == card
+    return wins
+
+
+@lru_cache(maxsize=4096)
+def _plain_tricks(held: tuple[int, ...], size: int, opponents: int, in_play: float, missing_trumps: int) -> float:
+    """Expected tricks of the cards ``held`` (places, sorted) of a plain suit of ``size`` cards."""
+    # A card wins if no missing card is above it, less often the more are; it survives unless an opponent
+    # out of the suit ruffs (``missing_trumps`` < 0: no trumps, and long cards win at the end).
+    length, others, p = len(held), size - len(held), in_play / max(1, opponents)
+    ruff = 1.0 - (1.0 - p) ** missing_trumps if missing_trumps > 0 else 0.0
+    total = 0.0
+    for j, place in enumerate(held):
+        expected = (place - j) * in_play
+        value = 1.0 if expected < 0.5 else 0.5**expected * (0.5 + 0.5 * (length - 1 - j >= place - j)) * (expected < 3)
+        if ruff:  # the chance that an opponent has fewer than j + 1 cards of the suit
+            short = sum(math.comb(others, x) * p**x * (1 - p) ** (others - x) for x in range(min(j + 1, others + 1)))
+            value *= (1.0 - short * ruff) ** opponents
+        elif missing_trumps < 0 and j >= others * p * 1.3 + 0.5:
+            value = max(value, 0.8)
+        total += value
+    return total
+
+
+class _Knowledge:
+    """What the heuristic bot works out once per game from the public compiled rules."""
+
+    def __init__(self, game: GameLike) -> None:
+        cards, rules = game.cards, game.rules
+        self.rules, self.size, self.points = rules, cards.size, cards.points
+        self.rank_of, self.suit_of = cards.rank_of, cards.suit_of
+        self.index = {code: n for n, code in enumerate(cards.codes)}
+        self.suit_index = {code: n for n, code in enumerate(cards.suit_codes)}
+        self.tables = {t.trump: t for t in cards.trumps}
+        #: Per trump key: each effective suit's cards, high to low, and each card's place in its suit.
+        self.lists: dict[int, tuple[tuple[int, ...], ...]] = {}
+        self.place: dict[int, tuple[int, ...]] = {}
+        for key, table in self.tables.items():
+            lists = tuple(table.order if s == key else table.plain_orders[s] for s in range(len(cards.suit_codes)))
+            places = {card: n for suit in lists for n, card in enumerate(suit)}
+            self.lists[key], self.place[key] = lists, tuple(places.get(c, 0) for c in range(cards.size))
+        #: Per trump key, the places of the privileged trumps a lower trump lead does not force out.
+        self.kept = {
+            key: frozenset(self.place[key][c] for c in range(cards.size) if mask >> c & 1)
+            for key, mask in rules.privileged_mask_by_trump
+            if key in self.place and rules.play.privileged_forced_by == "higher_lead"
+        }
+        self.contracts = {c.name: c for c in rules.contracts}
+        self.lowest_wins = game.spec.match.winner == "lowest"
+        self.point_total = sum(p for p in cards.points if p > 0) + rules.last_trick_bonus
+        self.point_cards = sum(1 for p in cards.points if p > 0)
+        announced = [*(n for n, _ in rules.announcements), *(a.name for a in rules.late_announcements)]
+        self.zero = dict.fromkeys((*DEAL_VARS, *SIDE_VARS, *PLAYER_VARS, *(f"announced_{a}" for a in announced)), 0)
+        #: Per contract ('': none): whether tricks count, and whether card points help (+1), hurt (-1) or not (0).
+        used = {name: self._variables(name) for name in ("", *self.contracts)}
+        self.tricks_matter = {name: bool(v & _TRICK_VARS) for name, v in used.items()}
+        sign = (-1 if self.lowest_wins else 1) if self.point_total else 0
+        self.points_sign = {name: sign if v & _POINT_VARS else 0 for name, v in used.items()}
+        self._needs: dict[tuple[str, int, int], int] = {}
+        self._bids: dict[tuple[int, int, int], Number] = {}
+        self._offsets: dict[int, float] = {}
+
+    def trump_key(self, trump: str | None) -> int:
+        """The trump key of a view's trump (a suit code, ``none``, or not known yet)."""
+        fallback = NO_TRUMP if NO_TRUMP in self.tables else next(iter(self.tables))
+        return self.suit_index.get(trump or "", fallback)
+
+    def _variables(self, contract: str) -> frozenset[str]:
+        """Every variable the outcomes and bonuses of a deal of ``contract`` read, through the named vars."""
+        named: dict[str, Formula] = dict(self.rules.vars)
+        named.update(self.contracts[contract].vars if contract else ())
+        every = (*self.rules.outcomes, *self.rules.bonuses)
+        mine = [o for o in every if o.contracts is None or contract in o.contracts]
+        formulas = [f for o in mine for f in (o.when, *(p.amount for p in o.pay))]
+        seen: set[str] = set()
+        while formulas:
+            for name in formulas.pop().variables - seen:
+                seen.add(name)
+                formulas.extend([named[name]] if name in named else [])
+        return frozenset(seen)
+
+    def need(self, contract: str, declared: int, own: int) -> int:
+        """The fewest tricks with which ``contract`` pays the declarer (his melds' points, his own tricks at most)."""
+        key, total = (contract, declared, own), self.rules.tricks_per_deal
+        for tricks in range(total + 1) if key not in self._needs else ():
+            env = self._env(contract, tricks, declared, own, tricks, total)
+            outcomes = (o for o in self.rules.outcomes if o.contracts is None or contract in o.contracts)
+            gain = next((g for g in (self._gain(o, env, ("deal", "side")) for o in outcomes) if g is not None), 0)
+            if (gain < 0) if self.lowest_wins else (gain > 0):
+                self._needs[key] = tricks
+                break
+        return self._needs.setdefault(key, total + 1)
+
+    def bid_value(self, bid: int, tricks: int, total: int) -> Number:
+        """What bidding ``bid`` tricks and taking ``tricks`` of ``total`` scores: the outcome and the bonuses."""
+        key = (bid, tricks, total)
+        if key not in self._bids:
+            env, kinds = self._env("", tricks, 0, tricks, bid, total), ("deal", "side", "player")
+            value = next((g for g in (self._gain(o, env, kinds) for o in self.rules.outcomes) if g is not None), 0)
+            value += sum(g for g in (self._gain(b, env, kinds) for b in self.rules.bonuses) if g is not None)
+            self._bids[key] = -value if self.lowest_wins else value
+        return self._bids[key]
+
+    @staticmethod
+    def _gain(outcome: CompiledOutcome, env: dict[str, int | bool], kinds: tuple[str, ...]) -> Number | None:
+        """What ``outcome`` pays the bot's side in ``env`` (``None``: it does not apply)."""
+        if outcome.for_each not in kinds or not outcome.pay:
+            return None
+        try:
+            if not outcome.when.evaluate(env):
+                return None
+            gain: Number = 0
+            for p in outcome.pay:
+                amount = p.amount.evaluate(env)
+                gain += amount * ((p.to in _OWN_ROLES) - (p.to in _OTHER_ROLES))
+                gain += amount * ((p.payer in _OTHER_ROLES) - (p.payer in _OWN_ROLES))
+        except _FAILED:
+            return None
+        return gain
+
+    def _env(self, contract: str, tricks: int, declared: int, own: int, bid: int, total: int) -> dict[str, int | bool]:
+        """The scoring variables of a deal in which the declarer's side takes ``tricks`` (points in proportion)."""
+        rules, other, c = self.rules, total - tricks, self.contracts.get(contract)
+        points, cards, opp = self.point_total * tricks // total, self.point_cards * tricks // total, self.point_total
+        env: dict[str, int | bool] = dict(self.zero)
+        env |= {"players": rules.players, "tricks_total": total, "pot": 2 * rules.players, "ante": 1, "deal": 1}
+        env |= {"target": rules.match_target, "no_contract": not contract, "tricks": tricks, "opp_tricks": other}
+        env |= {"points": points + declared, "opp_points": opp - points, "card_points": points, "bid": bid}
+        env |= {"opp_card_points": opp - points, "declared": declared, "is_declarer_side": 1, "own_bid": bid}
+        env |= {"last_trick": 2 * tricks > total, "run": tricks, "declarer_tricks": min(own, tricks)}
+        env |= {"partner_tricks": max(0, tricks - own), "opp_bid": other, "point_cards": cards, "own_tricks": tricks}
+        env |= {"alone": c is not None and c.side == "partner_sits_out", "point_cards_total": self.point_cards}
+        env |= {"opp_point_cards": self.point_cards - cards, "max_point_cards": max(cards, self.point_cards - cards)}
+        env |= {"is_declarer": 1, **{counter.name: counter.start for counter in rules.bids.counters}}
+        for name, formula in (*rules.vars, *(c.vars if c is not None else ())):
+            try:
+                env[name] = formula.evaluate(env)  # type: ignore[assignment]
+            except _FAILED:
+                env[name] = 0
+        return env
+
+    def estimate(self, hand: Sequence[int], trump: int, setting: Setting) -> float:
+        """The tricks ``hand`` is expected to take under ``trump`` in a ``setting``."""
+        _, opponents, in_play, active = setting
+        if active not in self._offsets:
+            self._offsets[active] = self._calibrate(active)
+        offset = self._offsets[active] * len(hand) / max(1, self.rules.hand_size)  # some deals have smaller hands
+        return max(0.0, min(float(len(hand)), self._raw(hand, trump, opponents, in_play) + offset))
+
+    def _calibrate(self, active: int) -> float:
+        """What to add to each estimate so that the ``active`` hands of a random deal add up to its tricks."""
+        rng, size = random.Random(0), self.rules.hand_size
+        if not size or size * self.rules.players > self.size or active < 2:
+            return 0.0
+        keys = [t for t in self.tables if t != NO_TRUMP] or [NO_TRUMP]
+        in_play = min(1.0, size * (active - 1) / max(1, self.size - size))
+        total = 0.0
+        for deal in range(_SAMPLES):
+            deck = rng.sample(range(self.size), self.size)
+            for n in range(active):
+                total += self._raw(deck[n * size : (n + 1) * size], keys[deal % len(keys)], active - 1, in_play)
+        return (size - total / _SAMPLES) / active
+
+    def _raw(self, hand: Iterable[int], trump: int, opponents: int, in_play: float) -> float:
+        """The uncalibrated estimate: trump tricks, plain-suit tricks, and ruffs."""
+        table, place, lists = self.tables[trump], self.place[trump], self.lists[trump]
+        held: list[list[int]] = [[] for _ in lists]
+        for card in hand:
+            held[table.eff_suit[card]].append(place[card])
+        wins, spare, missing, short = 0.0, 0, -1, 0
+        if trump != NO_TRUMP:
+            trumps = tuple(sorted(held[trump]))
+            missing = len(lists[trump]) - len(trumps)
+            won = _draw_trumps(trumps, len(lists[trump]), opponents, in_play, self.kept.get(trump, frozenset()))
+            top = next((j for j, p in enumerate(trumps) if p != j), len(trumps))
+            wins, spare = top + _DRAWN * (won - top) + _LOSING * (len(trumps) - won), len(trumps) - won
+        for suit, cards in enumerate(held):
+            if suit != trump and lists[suit]:
+                short += max(0, 2 - len(cards))
+                wins += _plain_tricks(tuple(sorted(cards)), len(lists[suit]), opponents, in_play, missing)
+        return wins + min(spare, short) * _RUFF
+
+    def melds(self, hand: Iterable[int], trump: int, contract: str) -> int:
+        """The points of the melds ``hand`` holds that a deal of ``contract`` allows."""
+        ranks: dict[int, set[int]] = {}
+        for card in hand:
+            ranks.setdefault(self.suit_of[card], set()).add(self.rank_of[card])
+        allowed = [d for d in self.rules.declarations if not d.contracts or contract in d.contracts]
+        kinds = {suit: ("trump" if suit == trump else "plain", "any") for suit in ranks}
+        return sum(d.points for d in allowed for s, held in ranks.items() if d.suit in kinds[s] and {*d.ranks} <= held)
+
+
+@lru_cache(maxsize=32)
+def _knowledge(game: GameLike) -> _Knowledge:
+    return _Knowledge(game)
+
+
+class _Trick:
+    """One seat's play situation: the trump tables, what is still unseen, who plays with it."""
+
+    def __init__(self, k: _Knowledge, view: View, partners: set[int]) -> None:
+        self.k, self.partners, self.trump = k, partners, k.trump_key(view.trump)
+        self.table, self.place, lists = k.tables[self.trump], k.place[self.trump], k.lists[self.trump]
+        self.hand = [k.index[c] for c in view.hand]
+        seen = {*self.hand, *(k.index[c] for c in view.played), *(k.index[c] for _, c in view.trick)}
+        #: Per effective suit, the places of its unseen cards (high first), and the place of the best of them.
+        self.unseen = [[self.place[c] for c in suit if c not in seen] for suit in lists]
+        self.top = [places[0] if places else len(suit) for places, suit in zip(self.unseen, lists, strict=True)]
+        self.unseen_trumps = len(self.unseen[self.trump]) if self.trump != NO_TRUMP else 0
+        self.length = [sum(1 for c in self.hand if self.table.eff_suit[c] == s) for s in range(len(lists))]
+        self.sign = k.points_sign.get(view.contract or "", 0)
+        self.tricks_matter = k.tricks_matter.get(view.contract or "", False)
+        players, out = k.rules.players, set(view.seats_out)
+        seat, order = (view.trick[0][0] if view.trick else view.seat), list[int]()
+        while len(order) < players - len(out):  # the seats in playing order, from the leader
+            order.append(seat)
+            seat = next(s % players for s in range(seat + 1, seat + players) if s % players not in out)
+        self.later = order[len(view.trick) + 1 :]  # those who play after this seat
+
+    def is_trump(self, card: int) -> bool:
+        return self.table.power[card] >= TRUMP_BASE
+
+    def master(self, card: int) -> bool:  # no unseen card of its suit ranks above it
+        return self.place[card] < self.top[self.table.eff_suit[card]]
+
+    def beats(self, card: int, led: int) -> int:  # its power in a trick led in suit ``led``; -1: it cannot win
+        return self.table.power[card] if self.table.eff_suit[card] == led or self.is_trump(card) else -1
+
+    def above(self, card: int) -> int:  # how many unseen cards of its suit rank above it
+        return sum(1 for p in self.unseen[self.table.eff_suit[card]] if p < self.place[card])
+
+    def sure(self, card: int, led: int, rivals: Sequence[int]) -> bool:
+        """Whether ``card``, winning the trick now, most likely stays the winner past the ``rivals``."""
+        follow = len(self.unseen[led]) >= 2 * len(rivals)  # they will most likely follow suit
+        if not rivals or (self.is_trump(card) and led != self.trump and follow):
+            return True
+        if self.is_trump(card):
+            return self.place[card] < self.top[self.trump]
+        return self.place[card] < self.top[led] and (not self.unseen_trumps or follow)
+
+    def keep(self, card: int) -> tuple[bool, bool, int, int]:  # the least the hand wants to keep is thrown first
+        return self.master(card), self.is_trump(card), self.k.points[card] * max(0, self.sign), -self.place[card]
+
+
+class HeuristicBot:
+    """Bids from an evaluation of its hand and plays by rules of thumb; deterministic (``docs/bots.md``).
+
+    It bids the highest contract whose requirement (read from the scoring outcomes) its estimate of the side's
+    tricks meets with a margin. It plays the cheapest card that holds a trick, draws trumps, leads masters,
+    leaves a winning partner alone and feeds him points, else throws its least useful card; it ducks where
+    tricks or points hurt. ``seed`` is accepted for the bot interface and not used.
     """
 
     def __init__(self, game: GameLike, seed: int = 0) -> None:
-        self.game = game
-        self._rng = random.Random(seed)
+        self.game, self.seed, self._k = game, seed, _knowledge(game)
+        self._memo: dict[tuple[tuple[int, ...], int, Setting], float] = {}
+        self._handlers: dict[str, Callable[[View], str]] = {
+            "play": self._play, "declare": self._declare, "bid": self._bid, "trump": self._trump,
+            "call": self._call, "give": self._give, "discard": self._give, "alone": self._alone,
+        }  # fmt: skip
 
     def choose(self, view: View) -> str:
         """A legal action chosen by the rules of thumb."""
         legal = view.legal
         if len(legal) == 1:
             return legal[0]
-        verbs = {a.split()[0] for a in legal}
-        if "play" in verbs:
-            return self._play(view)
-        if "declare" in verbs:
-            return next(a for a in legal if a.startswith("declare"))
-        if "bid" in verbs:
-            return self._bid(view)
-        if "trump" in verbs:
-            return self._trump(view)
-        if "call" in verbs:
-            return self._call(view)
-        if "give" in verbs:
-            return min((a for a in legal), key=lambda a: self._plain_power(view, a[5:]))
-        if "discard" in verbs:  # the weakest card, after taking up the turned card
-            return min((a for a in legal), key=lambda a: self._plain_power(view, a[8:]))
-        return "pass" if "pass" in legal else legal[0]
+        if view.phase in ("announce", "making"):
+            return self._announce(view) if view.phase == "announce" else self._make(view)
+        verbs = {a.split(" ", 1)[0] for a in legal}
+        verb = next((v for v in self._handlers if v in verbs), "")
+        return self._handlers[verb](view) if verb else "pass" if "pass" in legal else legal[0]
 
-    # -- decisions ---------------------------------------------------------------------
+    # -- hand evaluation in the bot's situation --------------------------------------------------
 
-    def _suit_counts(self, view: View) -> dict[str, int]:
-        cards = self.game.cards
-        counts = dict.fromkeys(cards.suit_codes, 0)
-        for code in view.hand:
-            counts[cards.suit_codes[cards.suit_of[cards.card(code)]]] += 1
-        return counts
+    def _setting(self, contract: CompiledContract | None, hand_size: int, alone: bool = False) -> Setting:
+        """The :data:`Setting` of a deal of ``contract`` (``alone``: the bot's partners sit out)."""
+        rules = self._k.rules
+        team = max((len(t) for t in rules.teams), default=1) - 1
+        partners, out = (0, team) if alone else (team, 0)
+        if contract is not None:
+            partners = {"with_called": 1, "with_partner": 1, "teams": team}.get(contract.side, 0)
+            out = contract.side == "partner_sits_out"
+        active, unseen = rules.players - out, self._k.size - hand_size
+        opponents = max(1, active - 1 - partners)
+        return partners, opponents, min(1.0, hand_size * opponents / unseen) if unseen > 0 else 1.0, active
 
-    def _best_suit(self, view: View) -> str:
-        counts = self._suit_counts(view)
-        return max(counts, key=lambda s: (counts[s], -self.game.cards.suit_codes.index(s)))
+    def _estimate(self, hand: Sequence[int], trump: int, setting: Setting) -> float:
+        """The hand's own expected tricks (remembered: an auction asks again with the same hand)."""
+        key = (tuple(sorted(hand)), trump, setting)
+        if key not in self._memo:
+            self._memo = self._memo if len(self._memo) < 1024 else {}
+            self._memo[key] = self._k.estimate(hand, trump, setting)
+        return self._memo[key]
 
-    def _strength(self, view: View, trump: str) -> int:
-        cards = self.game.cards
-        table = self.game.cards.table(cards.suit(trump))
-        top = table.order[: max(3, len(table.order) // 3)]
-        held = {cards.card(c) for c in view.hand}
-        return sum(1 for c in top if c in held) * 2 + sum(1 for c in table.order if c in held)
+    def _side_value(self, hand: Sequence[int], trump: int, contract: CompiledContract | None) -> tuple[float, float]:
+        """The side's expected tricks under ``trump`` (the hand's and its partners' share of the rest), the hand's."""
+        setting = self._setting(contract, len(hand))
+        own, total = self._estimate(hand, trump, setting), self._k.rules.tricks_per_deal
+        return min(float(total), own + max(0.0, total - own) * _PARTNER_SHARE * setting[0]), own
+
+    def _weakest(self, hand: Sequence[int], trump: int) -> int:
+        table, place, points = self._k.tables[trump], self._k.place[trump], self._k.points
+        return min(hand, key=lambda c: (table.is_trump(c), points[c], -place[c]))
+
+    def _with_card(self, hand: list[int], trump: int, c: CompiledContract | None, cards: Iterable[int]) -> list[int]:
+        """The best hand that takes one of ``cards`` for its weakest card."""
+        rest, setting = list(hand), self._setting(c, len(hand))
+        rest.remove(self._weakest(hand, trump))
+        return max(([*rest, c] for c in cards), key=lambda h: self._estimate(h, trump, setting), default=hand)
+
+    def _contract_value(self, view: View, hand: list[int], contract: CompiledContract) -> tuple[float, float, int]:
+        """The side's expected tricks in ``contract``, the hand's own, and the trump they assume."""
+        k = self._k
+        trumps = [k.trump_key(view.trump)] if view.trump is not None else [t for t in k.tables if t != NO_TRUMP]
+        values = {}
+        for t in trumps or [NO_TRUMP]:
+            cards = hand
+            if contract.exchange and contract.call and contract.exchange_returns == "called_card":
+                called = (c for c in range(k.size) if k.rank_of[c] in k.rules.call_ranks and c not in hand)
+                cards = self._with_card(hand, t, contract, (c for c in called if not k.tables[t].is_trump(c)))
+            values[t] = self._side_value(cards, t, contract)
+        best = max(values, key=lambda t: values[t])
+        if contract.trump_by in ("declarer", "made") or view.trump is not None:
+            return *values[best], best
+        n = len(values)  # another player names trumps: any suit may be
+        return sum(v[0] for v in values.values()) / n, sum(v[1] for v in values.values()) / n, best
+
+    # -- bidding and the other decisions before the play -----------------------------------------
 
     def _bid(self, view: View) -> str:
-        bids = [a for a in view.legal if a.startswith("bid ")]
-        if "pass" not in view.legal:  # a bid of a number of tricks: the legal one nearest the hand's tricks
-            return min(bids, key=lambda a: abs(int(a[4:]) - self._sure_tricks(view)))
-        trump = view.trump or self._best_suit(view)
-        strength = self._strength(view, trump)
-        threshold = len(view.hand)
-        if strength >= threshold + 3 and bids:
-            return bids[-1] if strength >= threshold + 6 else bids[0]
-        return "pass"
+        k, legal, hand = self._k, view.legal, [self._k.index[c] for c in view.hand]
+        bids = [a for a in legal if a.startswith("bid ")]
+        if all(a[4:].isdigit() for a in bids):  # a number of tricks: the best bid for the tricks expected
+            own = k.estimate(hand, k.trump_key(view.trump), self._setting(None, len(hand)))
+            spread = 0.3 + 0.6 * math.sqrt(own * (len(hand) - own) / max(1, len(hand)))  # sure near none or all
+            odds = [math.exp(-(((t - own) / spread) ** 2) / 2) for t in range(len(hand) + 1)]
 
-    def _sure_tricks(self, view: View) -> int:
-        """About how many tricks the hand takes: its two top cards of each plain suit, and its trumps past the third."""
-        cards = self.game.cards
-        trump = NO_TRUMP if view.trump in (None, "none") else cards.suit(view.trump or "")
-        table = cards.table(trump)
-        held = {cards.card(code) for code in view.hand}
-        tops = sum(1 for order in table.plain_orders for c in order[:2] if c in held)
-        trumps = sum(1 for c in table.order if c in held)
-        return tops + max(0, trumps - 3) + (1 if trumps and table.order[0] in held else 0)
+            def expected(action: str) -> float:
+                value = sum(float(k.bid_value(int(action[4:]), t, len(hand))) * w for t, w in enumerate(odds))
+                return value - 1e-6 * abs(int(action[4:]) - own)
+
+            return max(bids, key=expected)
+        ladder = sorted(bids, key=lambda a: k.contracts[a[4:]].index, reverse=True)
+        for action in ladder:  # the highest contract the hand is worth
+            contract = k.contracts[action[4:]]
+            value, own, trump = self._contract_value(view, hand, contract)
+            need = k.need(contract.name, k.melds(hand, trump, contract.name), round(own))
+            margin = _MARGIN_PARTNER if contract.side in _WITH_PARTNER else _MARGIN_ALONE
+            if value + 0.5 >= need + margin * k.rules.tricks_per_deal:  # the estimate, rounded, and a margin
+                return action
+        return "pass" if "pass" in legal else ladder[-1]
 
     def _trump(self, view: View) -> str:
-        best = f"trump {self._best_suit(view)}"
-        return best if best in view.legal else view.legal[0]
+        k = self._k
+        hand, contract = [k.index[c] for c in view.hand], k.contracts.get(view.contract or "")
+
+        def value(action: str) -> float:
+            trump = k.trump_key(action[6:])
+            return self._side_value(hand, trump, contract)[0] - _NO_TRUMP_PENALTY * (trump == NO_TRUMP)
+
+        return max((a for a in view.legal if a.startswith("trump ")), key=value)
+
+    def _make(self, view: View) -> str:
+        """Making trumps round the table: the best suit, if the side expects the tricks the scoring needs."""
+        k = self._k
+        hand, turned, total = [k.index[c] for c in view.hand], k.index.get(view.turned), k.rules.tricks_per_deal
+        values = {}
+        for action in (a for a in view.legal if a.startswith("trump ")):
+            trump, cards = k.trump_key(action[6:]), hand
+            if turned is not None and view.seat == view.dealer and k.suit_of[turned] == trump:
+                cards = self._with_card(hand, trump, None, [turned])  # the dealer takes up the turned card
+            values[action] = self._side_value(cards, trump, None)[0]
+        best = max(values, key=lambda a: values[a], default="pass")
+        if "pass" in view.legal and values.get(best, 0.0) < k.need("", 0, total) + _MARGIN_PARTNER * total:
+            return "pass"
+        return best
+
+    def _alone(self, view: View) -> str:
+        k, hand = self._k, [self._k.index[c] for c in view.hand]
+        own = k.estimate(hand, k.trump_key(view.trump), self._setting(None, len(hand), alone=True))
+        return "alone" if own >= k.rules.tricks_per_deal - 0.25 else "pass"
 
     def _call(self, view: View) -> str:
-        counts = self._suit_counts(view)
-        cards = self.game.cards
-        return max(view.legal, key=lambda a: counts[cards.suit_codes[cards.suit_of[cards.card(a[5:])]]])
+        k, hand = self._k, [self._k.index[c] for c in view.hand]
+        trump, contract = k.trump_key(view.trump), k.contracts.get(view.contract or "")
+        table, calls = k.tables[trump], {k.index[a[5:]]: a for a in view.legal}
+        if contract is not None and contract.side not in _WITH_PARTNER:  # the called card comes to the hand
+            others = [c for c in calls if c not in hand] or list(calls)
+            best = self._with_card(hand, trump, contract, others)
+            return calls[next((c for c in best if c not in hand), others[0])]
+        counts = [sum(1 for c in hand if table.eff_suit[c] == s) for s in range(len(k.lists[trump]))]
+        # another player's card, not a trump, of the suit the hand holds most of
+        return calls[max(calls, key=lambda c: (c not in hand, not table.is_trump(c), counts[table.eff_suit[c]]))]
 
-    def _plain_power(self, view: View, code: str) -> int:
-        cards = self.game.cards
-        trump = NO_TRUMP if view.trump in (None, "none") else cards.suit(view.trump or "")
-        return self.game.cards.table(trump).power[cards.card(code)] * 100 + cards.points[cards.card(code)]
+    def _give(self, view: View) -> str:
+        """Give (or discard) the weakest card; pass the most dangerous ones where points hurt."""
+        k = self._k
+        trump = k.trump_key(view.trump)
+        place, lists, eff = k.place[trump], k.lists[trump], k.tables[trump].eff_suit
+        cards = {k.index[a.split(" ", 1)[1]]: a for a in view.legal if " " in a}
+        if view.phase == "passing" and k.points_sign[""] < 0:
+            return cards[max(cards, key=lambda c: k.points[c] + 10 * (1 - place[c] / len(lists[eff[c]])))]
+        return cards[self._weakest(list(cards), trump)]
 
-    def _play(self, view: View) -> str:
-        game = self.game
-        cards = game.cards
-        trump = NO_TRUMP if view.trump == "none" else cards.suit(view.trump or cards.suit_codes[0])
-        table = game.cards.table(trump)
-        eff, power = table.eff_suit, table.power
-        options = [a for a in view.legal if a.startswith("play ")]
-        if not view.trick:
-            # Lead the strongest card when it is a top trump, else the lowest plain card.
-            strongest = max(options, key=lambda a: power[cards.card(a[5:])])
-            if power[cards.card(strongest[5:])] >= TRUMP_BASE + len(table.order) - 2:
-                return strongest
-            return min(options, key=lambda a: (power[cards.card(a[5:])] >= TRUMP_BASE, power[cards.card(a[5:])]))
-        led = eff[cards.card(view.trick[0][1])]
+    def _declare(self, view: View) -> str:
+        points = {d.name: d.points for d in self._k.rules.declarations}
+        return max((a for a in view.legal if a.startswith("declare ")), key=lambda a: points.get(a.split()[1], 0))
 
-        def key(code: str) -> int:
-            c = cards.card(code)
-            return power[c] if power[c] >= TRUMP_BASE or eff[c] == led else 0
+    def _announce(self, view: View) -> str:
+        """Announce (or lead into) a bonus for every trick only with a hand of sure winners."""
+        s = _Trick(self._k, view, self._partners(view))
+        if all(s.master(c) and (s.is_trump(c) or not s.unseen_trumps) for c in s.hand):
+            announce = [a for a in view.legal if a.startswith("announce ")]
+            if announce or any(a.startswith("play ") for a in view.legal):
+                return announce[0] if announce else self._play(view)
+        return "pass" if "pass" in view.legal else view.legal[0]
 
-        best_seat, best_card = max(view.trick, key=lambda sc: key(sc[1]))
-        partner_winning = best_seat in self._partners(view)
-        winners = [a for a in options if key(a[5:]) > key(best_card)]
-        if winners and not partner_winning:
-            return min(winners, key=lambda a: key(a[5:]))
-        return min(options, key=lambda a: (cards.points[cards.card(a[5:])], key(a[5:])))
+    # -- the play --------------------------------------------------------------------------------
 
     def _partners(self, view: View) -> set[int]:
-        rules = self.game.rules
-        if rules.teams:
-            team = next(t for t in rules.teams if view.seat in t)
-            return {s for s in team if s != view.seat}
-        if view.partner is not None and view.partner != view.seat:
-            return {view.partner}
-        if view.partner == view.seat and view.declarer is not None:
-            return {view.declarer}
-        return set()
+        """The seats this one knows to play with it in this deal."""
+        rules, me, declarer = self._k.rules, view.seat, view.declarer
+        active = {s for s in range(rules.players) if s not in view.seats_out}
+        contract = self._k.contracts.get(view.contract or "")
+        if contract is None or declarer is None:
+            return next((set(t) for t in rules.teams if me in t), {me}) & active - {me}
+        if contract.side in ("with_partner", "teams"):
+            ours = next((set(t) for t in rules.teams if declarer in t), {declarer})
+        elif contract.side == "with_called" and view.partner is None and me != declarer:
+            return set()  # the declarer's partner is not known yet
+        else:
+            ours = {declarer, view.partner if contract.side == "with_called" and view.partner is not None else declarer}
+        ours &= active
+        return ours - {me} if me in ours else active - ours - {me}
+
+    def _play(self, view: View) -> str:
+        s = _Trick(self._k, view, self._partners(view))
+        cards = {self._k.index[a[5:]]: a for a in view.legal if a.startswith("play ")}
+        want = s.sign >= 0 or s.tricks_matter  # whether taking a trick helps
+        if view.bids:  # a bid of tricks: take tricks until the side's bid is made (a nil bidder never)
+            side = [view.seat, *s.partners] if view.bids[view.seat] != 0 else [view.seat]
+            want = sum(view.tricks_won[p] for p in side) < sum(view.bids[p] or 0 for p in side)
+        play = self._follow if view.trick else self._lead
+        return cards[play(view, s, list(cards), want)]
+
+    def _lead(self, view: View, s: _Trick, options: list[int], want: bool) -> int:
+        points, eff = self._k.points, s.table.eff_suit
+        if not want:  # the card most likely to lose, carrying no points that hurt
+            return min(options, key=lambda c: (points[c] * (s.sign < 0), s.is_trump(c), -s.above(c), -s.place[c]))
+        trumps = sorted((c for c in options if s.is_trump(c)), key=lambda c: s.place[c])
+        declaring = view.declarer is None or view.declarer == view.seat or view.declarer in s.partners
+        if trumps and s.unseen_trumps and declaring and s.master(trumps[0]):  # draw trumps with a master trump
+            return trumps[0]
+        masters = [c for c in options if not s.is_trump(c) and s.master(c)]
+        if masters:  # the master least likely to be ruffed
+            return max(masters, key=lambda c: (len(s.unseen[eff[c]]), points[c], -s.place[c]))
+        plain = [c for c in options if not s.is_trump(c)]
+        if plain:  # low from the longest suit, keeping points
+            return min(plain, key=lambda c: (points[c] * (s.sign > 0), -s.length[eff[c]], -s.place[c]))
+        return min(options, key=s.keep)
+
+    def _follow(self, view: View, s: _Trick, options: list[int], want: bool) -> int:
+        k = self._k
+        led = s.table.eff_suit[k.index[view.trick[0][1]]]
+        winner, best_card = view.trick[0][0], k.index[view.trick[0][1]]
+        for seat, code in view.trick[1:]:
+            if s.beats(k.index[code], led) > s.beats(best_card, led):
+                winner, best_card = seat, k.index[code]
+        best = s.beats(best_card, led)
+        beat = [c for c in options if s.beats(c, led) > best]
+        under = [c for c in options if s.beats(c, led) <= best]
+        rivals = [seat for seat in s.later if seat not in s.partners]
+        if not want:
+            hurt = s.sign < 0
+            if under:  # shed the highest card that loses, points first where they hurt
+                return max(under, key=lambda c: (k.points[c] * hurt, -s.place[c]))
+            if not s.later:  # the trick is ours anyway: win it with the highest card
+                return max(beat, key=lambda c: (-k.points[c] * hurt, -s.place[c]))
+            return min(beat, key=lambda c: (k.points[c] * hurt, s.table.power[c]))
+        if winner in s.partners:
+            if not under:
+                return min(beat, key=lambda c: s.table.power[c])
+            if s.sign > 0 and s.sure(best_card, led, rivals):  # feed points to a partner who holds the trick
+                return max(under, key=lambda c: (k.points[c], not s.master(c), not s.is_trump(c), s.place[c]))
+            return min(under, key=s.keep)
+        if beat:  # the cheapest card that holds the trick; any winner when no partner plays after
+            on_table = sum(k.points[k.index[code]] for _, code in view.trick)
+            cheap = sorted(beat, key=lambda c: (s.is_trump(c), s.table.power[c]))
+            sure = [c for c in cheap if s.sure(c, led, rivals)]
+            partner_later = any(seat in s.partners for seat in s.later)
+            choice = sure[0] if sure else (None if partner_later else cheap[0])
+            if choice is not None and (s.tricks_matter or on_table > 0 or not s.is_trump(choice)):
+                return choice
+        return min(under or options, key=s.keep)
 
 
 #: The bots by name, as the CLI offers them.
