@@ -42,9 +42,10 @@ def test_check_prints_the_spec_error_and_fails(tmp_path: Path, capsys: pytest.Ca
     bad = tmp_path / "bad.toml"
     bad.write_text('extends = "manille"\n[deal]\npackets = [5, 5]\n', encoding="utf-8")
     assert main(["check", str(bad)]) == 1
-    out = capsys.readouterr().out
-    assert "bad.toml" in out
-    assert "deal.packets" in out
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "bad.toml" in captured.err
+    assert "deal.packets" in captured.err
 
 
 @pytest.mark.parametrize(
@@ -76,7 +77,7 @@ def test_replay_reports_a_tampered_log_and_fails(tmp_path: Path, capsys: pytest.
     log.write_text("\n".join(lines) + "\n", encoding="utf-8")
     capsys.readouterr()
     assert main(["replay", str(log), "--partial"]) == 1
-    assert f"event {n - 1}:" in capsys.readouterr().out
+    assert f"event {n - 1}:" in capsys.readouterr().err
 
 
 def test_quiet_play_prints_only_the_final_standings(capsys: pytest.CaptureFixture[str]) -> None:

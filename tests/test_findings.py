@@ -289,7 +289,7 @@ def test_finding7_signing_round_trips_and_the_cli_checks_it(tmp_path: Path) -> N
     path.write_text(path.read_text().replace('"reason":"', '"reason":"x', 1))
     bad = run([*cli, "replay", str(path), "--key-file", str(key_file)], capture_output=True, text=True)
     assert bad.returncode == 1
-    assert "signature does not match" in bad.stdout
+    assert "signature does not match" in bad.stderr
 
 
 # -- finding 8: guessable deals ------------------------------------------------------------------------------

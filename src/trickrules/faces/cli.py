@@ -8,10 +8,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import secrets
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import NoReturn
 
+from trickrules import __version__
 from trickrules.engine.events import MatchEnded
 from trickrules.engine.game import load
 from trickrules.engine.state import State
@@ -50,11 +54,21 @@ def _cmd_rules(args: argparse.Namespace) -> int:
     return 0
 
 
+def _readable(path: str) -> None:
+    """Refuse, before any work, a path that is not a regular file (missing, a folder, a pipe, a device)."""
+    target = Path(path)
+    if not target.exists():
+        raise ArgumentError(f"{path!r} is not a file that exists")
+    if not target.is_file():
+        raise ArgumentError(f"{path!r} cannot be read (not a regular file)")
+
+
 def _cmd_check(args: argparse.Namespace) -> int:
+    _readable(args.file)
     try:
         game = load(args.file)
-    except SpecError as exc:
-        print(str(exc))
+    except SpecError as exc:  # a spec that fails the check: exit 1, the reason on stderr
+        print(f"error: {exc}", file=sys.stderr)
         return 1
     spec = game.spec
     from trickrules.faces.conformance.runner import base_of
@@ -96,7 +110,26 @@ def _key_of(path: str | None) -> bytes | None:
     return key
 
 
+def _writable(path: str | None, flag: str) -> None:
+    """Refuse, before any work, a path that cannot be written: a folder, or in a folder that is missing or locked."""
+    if path is None:
+        return
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    if target.is_dir():
+        raise ArgumentError(f"{flag}: {path!r} is a folder")
+    if not folder.is_dir():
+        raise ArgumentError(f"{flag}: {path!r} cannot be written (no folder {str(folder)!r})")
+    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+        raise ArgumentError(f"{flag}: {path!r} cannot be written (permission denied)")
+
+
 def _cmd_play(args: argparse.Namespace) -> int:
+    if args.deals is not None and args.deals < 1:
+        raise ArgumentError(f"--deals must be at least 1, found {args.deals}")
+    if args.seed is not None and not 0 <= args.seed < 2**128:
+        raise ArgumentError(f"--seed must be from 0 to 2**128 - 1, found {args.seed}")
+    _writable(args.log, "--log")
     game = load(args.game, _options(args.option))
     key = _key_of(args.key_file)
     # No seed given: a secret one, printed so that the match can be played again.
@@ -117,11 +150,12 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
+    _readable(args.file)
     key = _key_of(args.key_file)
     try:
         state = replay_file(args.file, partial=args.partial, key=key)
-    except (LogFormatError, LogIntegrityError) as exc:
-        print(f"{args.file}: {exc}")
+    except (LogFormatError, LogIntegrityError) as exc:  # a log that fails verification: exit 1
+        print(f"error: {args.file}: {exc}", file=sys.stderr)
         return 1
     signed = ", signature checked" if key is not None else ""
     print(
@@ -135,9 +169,17 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose refusals are one line on stderr (no usage block) and exit code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="trickrules", description="Trick-taking card games, played by their rules.")
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser = _Parser(prog="trickrules", description="Trick-taking card games, played by their rules.")
+    parser.add_argument("--version", action="version", version=f"trickrules {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     games = ", ".join(bundled_names())
 
     p = sub.add_parser("rules", help="print a game's deck, rank orders and rules summary")

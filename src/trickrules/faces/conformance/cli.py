@@ -6,7 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
-from trickrules.errors import SpecError
+from trickrules.errors import ArgumentError, SpecError
 from trickrules.faces.conformance.model import Manifest
 from trickrules.faces.conformance.runner import (
     SEEDS,
@@ -19,6 +19,7 @@ from trickrules.faces.conformance.runner import (
     verify_option,
     verify_variant,
 )
+from trickrules.spec.loader import bundled_names
 
 __all__ = ["add_commands", "coverage_markdown"]
 
@@ -29,8 +30,34 @@ def _totals(reports: list[DocumentReport]) -> dict[str, int]:
     return {k: sum(getattr(r, k) for r in reports) for k in KEYS}
 
 
+def _folder(path: str | None, flag: str) -> Path | None:
+    """``path`` as a folder that exists; :class:`ArgumentError` naming ``flag`` if it is not one."""
+    if path is None:
+        return None
+    folder = Path(path)
+    if not folder.is_dir():
+        raise ArgumentError(f"{flag}: {path!r} is not a folder that exists")
+    return folder
+
+
+def _root(path: str | None) -> Path | None:
+    root = _folder(path, "--root")
+    if root is not None and not (root / "manifests").is_dir():
+        raise ArgumentError(f"--root: {str(root)!r} holds no 'manifests' folder (not a conformance folder)")
+    return root
+
+
 def _cmd_conformance(args: argparse.Namespace) -> int:
-    suite = load_suite(Path(args.root) if args.root else None, [Path(args.cases)] if args.cases else [])
+    root = _root(args.root)
+    cases = _folder(args.cases, "--cases")
+    suite = load_suite(root, [cases] if cases else [])
+    known = {m.document.id for m in suite.manifests} | {m.document.game for m in suite.manifests}
+    unknown = [g for g in args.games if g not in known]
+    if unknown:
+        raise ArgumentError(
+            f"no document or game {', '.join(map(repr, unknown))} in the suite (games and documents: "
+            f"{', '.join(sorted(known))})"
+        )
     reports = run_suite(suite, args.games, spec=args.spec, select=args.select, seeds=Path(args.seeds))
     if args.json:
         print(json.dumps({"documents": [r.counts() for r in reports], "total": _totals(reports)}, indent=2))
@@ -51,7 +78,12 @@ def _cmd_conformance(args: argparse.Namespace) -> int:
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
-    suite = load_suite(Path(args.root) if args.root else None)
+    if not args.overlays and not args.option:
+        raise ArgumentError("nothing to verify: name an overlay file or give --option GAME:OPTION=CHOICE")
+    for overlay in args.overlays:
+        if not Path(overlay).is_file() and overlay not in bundled_names():
+            raise ArgumentError(f"{overlay!r} is neither an overlay file that exists nor a bundled overlay")
+    suite = load_suite(_root(args.root))
     status = 0
     reports: list[tuple[str, VariantReport]] = []
     for overlay in args.overlays:

@@ -1,8 +1,8 @@
 """Running conformance cases, counting coverage, and verifying variants.
 
-A case runs by loading its game (the document's game, or the spec given to the runner), starting
-a match from its seed, dealer and stacked hands, applying its actions, and checking its
-expectations. Each failure names the case, its clauses, their source lines and what differed.
+A case loads its game (the document's, or the spec given to the runner), starts a match from its seed,
+dealer and stacked hands, applies its actions and checks its expectations. Each failure names the case,
+its clauses, their source lines and what differed.
 """
 
 from __future__ import annotations
@@ -117,14 +117,12 @@ class _Games:
 
 
 def _event_matches(event: dict[str, Any], want: Mapping[str, Any]) -> bool:
-    for key, value in want.items():
-        got = event.get(key)
+    def same(got: object, value: object) -> bool:
         if isinstance(value, list | tuple):
-            if not isinstance(got, list | tuple) or list(got) != list(value):
-                return False
-        elif got != value:
-            return False
-    return True
+            return isinstance(got, list | tuple) and list(got) == list(value)
+        return got == value
+
+    return all(same(event.get(key), value) for key, value in want.items())
 
 
 def _fmt(value: object) -> str:
@@ -539,14 +537,16 @@ def verify_option(
 ) -> VariantReport:
     """Run ``game``'s cases with one option choice and compare outcomes, as :func:`verify_variant` does.
 
-    The choice must change exactly the clauses its option's ``changes``
-    table declares for it. A case that chooses the option itself keeps its
-    own choice. ``base_results`` may carry the base game's case results from
-    one call to the next (they do not depend on the option).
+    The choice must change exactly the clauses its option's ``changes`` table
+    declares for it. A case that chooses the option itself keeps its own
+    choice. ``base_results`` may carry the base game's results between calls.
     """
     spec = load(game).spec
-    if option not in spec.options:
+    known = spec.options.get(option)
+    if known is None:
         raise SpecError(f"{game}: unknown option {option!r} (options: {', '.join(spec.options)}).")
+    if choice not in known.choices:
+        raise SpecError(f"{game}: option {option!r} has no choice {choice!r} (choices: {', '.join(known.choices)}).")
     declared = set(spec.options[option].changes.get(choice, ()))
     variant_games = _Games(extra={option: choice})
     return _compare(f"{game} {option}={choice}", game, declared, suite, variant_games, base_results)
