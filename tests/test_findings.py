@@ -249,6 +249,18 @@ def test_finding7_a_consistent_rewrite_replays_but_fails_the_signature_at_the_fi
     assert final.is_terminal
 
 
+@pytest.mark.parametrize(("line", "expected"), [(0, "header: the signature"), (3, "event 2: the signature")])
+def test_finding7_a_mac_of_non_ascii_text_is_a_signature_that_does_not_match(line: int, expected: str) -> None:
+    """Found by the long log fuzz run: hmac.compare_digest raised TypeError on a non-ASCII MAC."""
+    _, log = _signed_manille()
+    lines = log.to_json().splitlines()
+    data = json.loads(lines[line])
+    data["mac"] = "é" * 64
+    lines[line] = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    with pytest.raises(trickrules.LogIntegrityError, match=expected):
+        trickrules.replay("\n".join(lines) + "\n", key=KEY)
+
+
 @pytest.mark.parametrize("cut", ["last", "first", "swap"])
 def test_finding7_cutting_adding_or_moving_signed_events_is_found(cut: str) -> None:
     _, log = _signed_manille()

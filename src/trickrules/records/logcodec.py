@@ -281,6 +281,13 @@ def _canonical(data: dict[str, Any]) -> bytes:
     return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode("ascii")
 
 
+def _same_mac(expected: bytes, written: str | None) -> bool:
+    """Whether ``written`` is ``expected`` in hex, compared in constant time (any other text is simply not it)."""
+    if written is None or not written.isascii():  # compare_digest refuses non-ASCII text with a TypeError
+        return False
+    return hmac.compare_digest(expected.hex().encode("ascii"), written.encode("ascii"))
+
+
 def _header_mac(key: bytes, header: LogHeader) -> bytes:
     return hmac.new(key, _HEADER_SALT + _canonical(header_data(header)), hashlib.sha256).digest()
 
@@ -318,7 +325,7 @@ class Verifier:
         self._key = _key(key)
         if header.mac is None or header.events is None:
             raise LogIntegrityError("header: the log is not signed, so it cannot be checked against a key")
-        if not hmac.compare_digest(_header_mac(self._key, header).hex(), header.mac):
+        if not _same_mac(_header_mac(self._key, header), header.mac):
             raise LogIntegrityError("header: the signature does not match (the header was changed, or another key)")
         self._previous = bytes.fromhex(header.mac)
         self._expected = header.events
@@ -332,7 +339,7 @@ class Verifier:
                 f"event {n}: the signature covers {self._expected} events; this one was added", seq=n
             )
         mac = _entry_mac(self._key, self._previous, entry)
-        if entry.mac is None or not hmac.compare_digest(mac.hex(), entry.mac):
+        if not _same_mac(mac, entry.mac):
             raise LogIntegrityError(f"event {n}: the signature does not match (this event was changed or moved)", seq=n)
         self._previous = mac
         self._count = n + 1
