@@ -80,13 +80,12 @@ The defaults are the issue's requirement: 2,000 random and 200 heuristic
 whole matches of each of the 13 bundled games and overlays, and 200 whole
 matches of each of the 259 other option choices, 80,400 matches in all.
 Measured on the 2-core machine with ``--jobs 2`` (2026-12-02, the machine
-shared with other jobs, load average 4 to 6): 69% of that pass (55,360
-matches, 33.9 million steps) took 5,413 s of wall time and 5,161 s of CPU
-time, so a whole pass takes about 7,500 s of CPU, about 62 minutes on two
-otherwise idle cores (about 2 hours 10 minutes at that load). That is about
-the hour the issue allows, so the default plays whole matches: no
-``--max-deals``, which would also stop before the long matches where the
-rarest failures (totals past the engine's limit) happen. A quick look:
+shared with other jobs): a pass with ``--time-limit 6000`` played 98% of it
+(78,980 matches, 49.0 million steps, 1.25 million deals) in 6,010 s of wall
+time and 9,782 s of CPU time, so a whole pass takes about 10,000 s of CPU,
+about 85 minutes on two otherwise idle cores. The default plays whole matches:
+no ``--max-deals``, which would also stop before the long matches where the
+rarest failures (totals past 2**53) happen. A quick look:
 ``--random 20 --heuristic 2 --per-option 2`` takes about a minute.
 """
 
