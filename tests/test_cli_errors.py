@@ -76,15 +76,6 @@ def test_bad_input_is_one_line_on_stderr_and_exit_2(argv: list[str], capsys: pyt
     assert "Traceback" not in captured.err + captured.out
 
 
-def test_a_failed_check_exits_1_with_its_reason_on_stderr(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    bad = tmp_path / "bad.toml"
-    bad.write_text('extends = "manille"\n[deal]\npackets = [5, 5]\n', encoding="utf-8")
-    assert main(["check", str(bad)]) == 1
-    captured = capsys.readouterr()
-    assert captured.out == ""
-    assert len(captured.err.strip().splitlines()) == 1
-
-
 def test_a_log_that_fails_verification_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     log = tmp_path / "x.jsonl"
     log.write_text('{"format":"trickrules-log","version":1}\n', encoding="utf-8")

@@ -20,6 +20,7 @@ from trickrules.engine.events import MatchEnded
 from trickrules.engine.game import load
 from trickrules.engine.state import State
 from trickrules.errors import ArgumentError, LogFormatError, LogIntegrityError, SpecError, TrickrulesError
+from trickrules.faces.args import options_of
 from trickrules.faces.bots import BOTS, make_bots
 from trickrules.faces.match import play_match
 from trickrules.faces.render import describe_event, rules_data, rules_text, seat_list
@@ -30,18 +31,8 @@ from trickrules.spec.loader import bundled_names
 __all__ = ["main"]
 
 
-def _options(pairs: Sequence[str]) -> dict[str, str]:
-    out = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise SpecError(f"--option expects KEY=VALUE, found {pair!r}")
-        out[key] = value
-    return out
-
-
 def _cmd_rules(args: argparse.Namespace) -> int:
-    game = load(args.game, _options(args.option))
+    game = load(args.game, options_of(args.option))
     try:
         if args.json:
             data = rules_data(game, args.trump)
@@ -130,7 +121,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     if args.seed is not None and not 0 <= args.seed < 2**128:
         raise ArgumentError(f"--seed must be from 0 to 2**128 - 1, found {args.seed}")
     _writable(args.log, "--log")
-    game = load(args.game, _options(args.option))
+    game = load(args.game, options_of(args.option))
     key = _key_of(args.key_file)
     # No seed given: a secret one, printed so that the match can be played again.
     seed = args.seed if args.seed is not None else secrets.randbits(128)

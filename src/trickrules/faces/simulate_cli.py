@@ -17,20 +17,11 @@ from typing import Any
 
 from trickrules.engine.game import Game, load
 from trickrules.errors import ArgumentError
+from trickrules.faces.args import options_of
 from trickrules.faces.simulate import Simulation, bot_kinds, simulate
 from trickrules.faces.stats import Estimate, Statistics
 
 __all__ = ["add_command", "compare_data", "variant_of"]
-
-
-def _options(pairs: list[str]) -> dict[str, str]:
-    out = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise ArgumentError(f"--option expects KEY=VALUE, found {pair!r}")
-        out[key] = value
-    return out
 
 
 def variant_of(base: str, options: dict[str, str], compare: str) -> Game:
@@ -151,7 +142,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         raise ArgumentError(f"--jobs must be at least 1, found {args.jobs}")
     if args.seed < 0:
         raise ArgumentError(f"--seed must be 0 or more, found {args.seed}")
-    options = _options(args.option)
+    options = options_of(args.option)
     game = load(args.game, options)
     variant = variant_of(args.game, options, args.compare) if args.compare else None
     bot_kinds(args.bots, game.players)  # checked before any work
