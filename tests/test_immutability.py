@@ -233,8 +233,8 @@ def _field_values(value: Any) -> dict[str, Any]:
     return {f.alias: getattr(value, f.name) for f in attrs.fields(type(value)) if f.init}
 
 
-def _frozen_values(roots: Mapping[str, object], skip: object = None) -> Iterator[tuple[str, Any]]:
-    """Every attrs value and FrozenMap reachable from ``roots``, by path (``skip`` left out)."""
+def _reachable(roots: Mapping[str, object], skip: object = None) -> Iterator[tuple[str, Any]]:
+    """Every non-leaf value reachable from ``roots``, by path (``skip`` and what only it holds left out)."""
     seen: set[int] = {id(skip)}
     todo = list(roots.items())
     while todo:
@@ -242,9 +242,13 @@ def _frozen_values(roots: Mapping[str, object], skip: object = None) -> Iterator
         if isinstance(obj, _LEAVES) or id(obj) in seen:
             continue
         seen.add(id(obj))
-        if attrs.has(type(obj)) or isinstance(obj, FrozenMap):
-            yield path, obj
+        yield path, obj
         todo.extend((p, child) for child, p in _children(obj, path, []))
+
+
+def _frozen_values(roots: Mapping[str, object], skip: object = None) -> Iterator[tuple[str, Any]]:
+    """Every attrs value and FrozenMap reachable from ``roots``, by path (``skip`` left out)."""
+    return ((p, v) for p, v in _reachable(roots, skip) if attrs.has(type(v)) or isinstance(v, FrozenMap))
 
 
 def test_finding6_shared_event_init_reentry() -> None:
@@ -398,7 +402,7 @@ def test_finding6_the_game_refuses_every_change() -> None:
             setattr(shared_values, name, getattr(shared_values, name))
         with pytest.raises(REFUSED):
             delattr(shared_values, name)
-    mappings = dict(_walk_mappings(roots, skip=game._scoring))
+    mappings = {p: v for p, v in _reachable(roots) if isinstance(v, Mapping)}
     assert len(mappings) > 20
     assert [path for path, mapping in mappings.items() if _item_assignable(mapping)] == []
     assert log(game, seed=7) == before
@@ -416,20 +420,6 @@ def _item_assignable(mapping: Mapping[Any, Any]) -> bool:
         except TypeError:
             return False
     return True
-
-
-def _walk_mappings(roots: Mapping[str, object], skip: object) -> Iterator[tuple[str, Mapping[Any, Any]]]:
-    """Every mapping reachable from ``roots``, by path (``skip`` and what only it holds left out)."""
-    seen = {id(skip)}
-    todo = list(roots.items())
-    while todo:
-        path, obj = todo.pop()
-        if isinstance(obj, _LEAVES) or id(obj) in seen:
-            continue
-        seen.add(id(obj))
-        if isinstance(obj, Mapping):
-            yield path, obj
-        todo.extend((p, child) for child, p in _children(obj, path, []))
 
 
 def test_finding6_card_of_cannot_be_edited() -> None:

@@ -19,7 +19,7 @@ from trickrules.engine.game import Game, load
 from trickrules.errors import ArgumentError
 from trickrules.faces.args import options_of
 from trickrules.faces.simulate import Simulation, bot_kinds, simulate
-from trickrules.faces.stats import Estimate, Statistics
+from trickrules.faces.stats import Z95, Estimate, Statistics
 
 __all__ = ["add_command", "compare_data", "variant_of"]
 
@@ -53,7 +53,7 @@ def _share(count: int, n: int) -> Estimate:
     if n == 0:
         return Estimate(0, math.nan, math.inf)
     p = count / n
-    return Estimate(n, p, 1.959963984540054 * math.sqrt(p * (1 - p) / n))
+    return Estimate(n, p, Z95 * math.sqrt(p * (1 - p) / n))
 
 
 def _shown(e: Estimate, digits: int = 3) -> str:

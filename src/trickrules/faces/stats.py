@@ -23,7 +23,7 @@ from collections.abc import Iterable
 
 from attrs import frozen
 
-__all__ = ["ContractStats", "Estimate", "SeatStats", "Statistics", "Sum", "Tally", "merge_all"]
+__all__ = ["Z95", "ContractStats", "Estimate", "SeatStats", "Statistics", "Sum", "Tally", "merge_all"]
 
 #: The normal quantile of a two-sided 95% confidence interval.
 Z95 = 1.959963984540054
