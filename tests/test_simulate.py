@@ -66,23 +66,20 @@ def test_a_process_pool_gives_the_same_result_as_this_process() -> None:
 
 
 def _replayed_outcomes(game: trickrules.Game, kinds: tuple[str, ...], seed: int, index: int) -> list[Any]:
-    """Match ``index`` of a simulation played through the public API, step by step, with the events read."""
-    choose = sim._chooser(game, kinds, seed, index)
-    state = game.new_match(seed=sim.derive(seed, index, "match"), dealer=index % game.players)
+    """Match ``index`` of a simulation played through the public API step by step, its events read afterwards."""
+    last, _ = sim.play_match(game, kinds, seed, index, lambda before, after: None, bulk=False)
     deals: list[Any] = []
     contract, forced, tricks = sim.NO_CONTRACT, False, [0] * game.players
-    while not state.is_terminal:
-        state = state.apply(choose(state))
-        for event in state.last_events:
-            if isinstance(event, AuctionWon):
-                contract, forced = event.contract, event.forced
-            elif isinstance(event, TrickWon):
-                tricks[event.seat] += 1
-            elif isinstance(event, DealScored):
-                deals.append((contract, forced, tuple(tricks), event.outcome, event.scoreboard))
-                contract, forced, tricks = sim.NO_CONTRACT, False, [0] * game.players
-            elif isinstance(event, MatchEnded):
-                deals.append(("end", event.winners, event.scoreboard))
+    for _, event in last.entries():
+        if isinstance(event, AuctionWon):
+            contract, forced = event.contract, event.forced
+        elif isinstance(event, TrickWon):
+            tricks[event.seat] += 1
+        elif isinstance(event, DealScored):
+            deals.append((contract, forced, tuple(tricks), event.outcome, event.scoreboard))
+            contract, forced, tricks = sim.NO_CONTRACT, False, [0] * game.players
+        elif isinstance(event, MatchEnded):
+            deals.append(("end", event.winners, event.scoreboard))
     return deals
 
 

@@ -12,6 +12,7 @@ slower implementation of the same rules.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from trickrules.compile.cards import TRUMP_BASE
@@ -22,7 +23,15 @@ from trickrules.engine.records import DealInfo
 if TYPE_CHECKING:
     from trickrules.engine.state import State
 
-__all__ = ["REASONS", "any_suit_winner_index", "lead_rules_mask", "legal_play_mask", "play_mask", "winner_index"]
+__all__ = [
+    "REASONS",
+    "any_suit_winner_index",
+    "lead_rules_mask",
+    "leads_mask",
+    "legal_play_mask",
+    "play_mask",
+    "winner_index",
+]
 
 #: What each reason code says in an error message.
 REASONS = {
@@ -220,22 +229,34 @@ def _without_undertrumps(
 
 
 def lead_rules_mask(state: State) -> tuple[int, str]:
-    """The cards the seat to move may play in a game with lead or first-trick obligations.
+    """The cards the seat to move may play in a game with lead or first-trick obligations (see :func:`leads_mask`)."""
+    seat = state.to_move
+    assert seat is not None
+    t = state.game._tables
+    tally = state.tally
+    return leads_mask(t, state.hands[seat], state.trick, state.leader, seat, state.deal, not tally.winners, tally.won)
+
+
+def leads_mask(
+    t: Tables,
+    hand: int,
+    trick: tuple[int, ...],
+    leader: int,
+    seat: int,
+    d: DealInfo,
+    first_trick: bool,
+    won: Sequence[int],
+) -> tuple[int, str]:
+    """The cards ``seat`` may play from ``hand`` in a game with lead or first-trick obligations.
 
     The other obligations first (:func:`legal_play_mask`); then, on the first
     trick, the first lead's card, and for a player not bound to follow suit
     no card worth points while another is allowed; on any lead, the suit
-    that is not yet broken while another is allowed.
+    that is not yet broken (no card of ``won``, the cards each seat has
+    won, breaks it) while another is allowed.
     """
-    t = state.game._tables
     lr = t.leads
-    seat = state.to_move
-    assert seat is not None
-    hand = state.hands[seat]
-    trick = state.trick
-    d = state.deal
-    mask, reason = legal_play_mask(t, hand, trick, state.leader, seat, d)
-    first_trick = not state.tally.winners
+    mask, reason = legal_play_mask(t, hand, trick, leader, seat, d)
     if trick:
         if first_trick and lr.first_trick_barred and not _bound_to_follow(t, hand, trick, d):
             return _unless_nothing_left(mask, reason, lr.first_trick_barred, "no_points_first_trick")
@@ -246,8 +267,8 @@ def lead_rules_mask(state: State) -> tuple[int, str]:
             return allowed, "first_lead"
     if lr.unbroken:
         played = 0
-        for won in state.tally.won:
-            played |= won
+        for taken in won:
+            played |= taken
         if not played & lr.breakers:
             others = mask & ~lr.unbroken
             if others & ~lr.unless_only:  # a leader whose only other cards are those may lead the suit

@@ -36,15 +36,28 @@ from typing import Any
 
 from attrs import evolve, frozen
 
+from trickrules.engine.actions import Action
+from trickrules.engine.bulk import play_random
 from trickrules.engine.events import DealScored, MatchEnded, TrickWon
 from trickrules.engine.game import Game, load
+from trickrules.engine.records import Phase
 from trickrules.engine.state import State
 from trickrules.errors import ArgumentError
 from trickrules.faces.bots import BOTS, Bot
 from trickrules.faces.stats import Estimate, Statistics, Tally, merge_all
 from trickrules.records.view import View
 
-__all__ = ["MAX_DEALS_PER_MATCH", "Chunk", "ChunkResult", "Simulation", "bot_kinds", "derive", "play_chunk", "simulate"]
+__all__ = [
+    "MAX_DEALS_PER_MATCH",
+    "Chunk",
+    "ChunkResult",
+    "Simulation",
+    "bot_kinds",
+    "derive",
+    "play_chunk",
+    "play_match",
+    "simulate",
+]
 
 #: A match still going after this many deals is stopped and counted as unfinished (a house rule may never end).
 MAX_DEALS_PER_MATCH = 10_000
@@ -111,24 +124,54 @@ def _deal_scored(game: Game, before: State, after: State, tally: Tally, board: t
     return scored.scoreboard
 
 
-def _chooser(game: Game, kinds: tuple[str, ...], seed: int, index: int) -> Callable[[State], Any]:
-    """What picks each step's action in match ``index``: a random choice or the seat's bot."""
+def play_match(
+    game: Game,
+    kinds: tuple[str, ...],
+    seed: int,
+    index: int,
+    on_deal: Callable[[State, State], None],
+    bulk: bool = True,
+) -> tuple[State, int]:
+    """Play match ``index`` of a simulation; its last state and how many player actions it took.
+
+    ``on_deal(before, after)`` is called at the end of every deal, with the
+    states before and after the step that ended it. With ``bulk`` (the
+    default) the random seats' cards are played by
+    :func:`~trickrules.engine.bulk.play_random`; without it every step goes
+    through :meth:`State.apply`. Both give the same match.
+    """
     rng = random.Random(derive(seed, index, "bots"))
     bots: list[Bot | None] = [
         None if kind == "random" else BOTS[kind](game, derive(seed, index, f"bot {seat}") % 2**63)
         for seat, kind in enumerate(kinds)
     ]
-
-    def choose(state: State) -> Any:
+    randoms = sum(1 << seat for seat, kind in enumerate(kinds) if kind == "random") if bulk else 0
+    cards = game._shared.play_actions
+    state = game.new_match(seed=derive(seed, index, "match"), dealer=index % game.players)
+    done = actions = 0
+    while not state.is_terminal and done < MAX_DEALS_PER_MATCH:
+        pending = None
+        if randoms and state.phase is Phase.PLAY:
+            state, played, pending = play_random(state, randoms, rng)
+            actions += played
+        before = state
         seat = state.to_move
         assert seat is not None
         bot = bots[seat]
-        if bot is None:
+        action: Action | str
+        if pending is not None:
+            action = cards[pending]
+        elif bot is None:
             legal = state.legal_actions()
-            return legal[int(rng.random() * len(legal))]
-        return bot.choose(View.from_state(state, seat))
-
-    return choose
+            action = legal[int(rng.random() * len(legal))]
+        else:
+            action = bot.choose(View.from_state(state, seat))
+        state = state.apply(action)
+        actions += 1
+        if state.match.deals_done != done:
+            on_deal(before, state)
+            done = state.match.deals_done
+    return state, actions
 
 
 def play_chunk(chunk: Chunk) -> ChunkResult:
@@ -136,22 +179,17 @@ def play_chunk(chunk: Chunk) -> ChunkResult:
     game = chunk.game
     tally = Tally(game.players)
     per_match = []
+    board = [(0,) * game.players]  # the totals after the last deal counted
+
+    def count(before: State, after: State) -> None:
+        board[0] = _deal_scored(game, before, after, tally, board[0])
+
     for index in range(chunk.first, chunk.first + chunk.count):
-        choose = _chooser(game, chunk.bots, chunk.seed, index)
-        state = game.new_match(seed=derive(chunk.seed, index, "match"), dealer=index % game.players)
-        board = state.match.start_scores or (0,) * game.players
-        done = 0
-        actions = 0
-        while not state.is_terminal and done < MAX_DEALS_PER_MATCH:
-            before = state
-            state = state.apply(choose(state))
-            actions += 1
-            if state.match.deals_done != done:
-                board = _deal_scored(game, before, state, tally, board)
-                done = state.match.deals_done
+        board[0] = (0,) * game.players  # a simulated match starts from no scores
+        state, actions = play_match(game, chunk.bots, chunk.seed, index, count)
         ended = next((e for e in state.last_events if isinstance(e, MatchEnded)), None)
         tally.add_match(state.match.scores, ended.winners if ended else (), actions, finished=ended is not None)
-        per_match.append(done)
+        per_match.append(state.match.deals_done)
     return ChunkResult(tally.freeze(), tuple(per_match))
 
 
