@@ -223,6 +223,10 @@ def load(name_or_path: str | Path, options: Mapping[str, object] | None = None) 
         raise
     except (ArithmeticError, LookupError, RecursionError, TypeError, ValueError) as exc:  # a gap in the checks above
         raise SpecError(f"{source}: the spec is inconsistent ({type(exc).__name__}: {exc}).") from None
-    if key is not None and len(_LOADED) < _LOADED_LIMIT:
+    if key is not None and len(_LOADED) < _LOADED_LIMIT - 1:
+        # Also under its options spelled out in full (as a log's header gives them), and the game
+        # already loaded under those, if any, is the one given: every load of the same rules is one game.
+        resolved = _cache_key(name_or_path, game.options)
+        game = _LOADED.setdefault(resolved, game)
         _LOADED[key] = game
     return game
