@@ -17,7 +17,7 @@ from typing import NoReturn
 
 from trickrules import __version__
 from trickrules.engine.events import MatchEnded
-from trickrules.engine.game import load
+from trickrules.engine.game import Game, load
 from trickrules.engine.state import State
 from trickrules.errors import ArgumentError, LogFormatError, LogIntegrityError, SpecError, TrickrulesError
 from trickrules.faces.args import options_of
@@ -25,7 +25,7 @@ from trickrules.faces.bots import BOTS, make_bots
 from trickrules.faces.match import play_match
 from trickrules.faces.render import describe_event, rules_data, rules_text, seat_list
 from trickrules.records.eventlog import EventLog
-from trickrules.records.replay import replay_file
+from trickrules.records.replay import read_header, replay_file
 from trickrules.spec.loader import bundled_names
 
 __all__ = ["main"]
@@ -142,9 +142,11 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
 def _cmd_replay(args: argparse.Namespace) -> int:
     _readable(args.file)
+    if args.spec is not None:
+        _readable(args.spec)
     key = _key_of(args.key_file)
     try:
-        state = replay_file(args.file, partial=args.partial, key=key)
+        state = replay_file(args.file, _spec_game(args.file, args.spec), partial=args.partial, key=key)
     except (LogFormatError, LogIntegrityError) as exc:  # a log that fails verification: exit 1
         print(f"error: {args.file}: {exc}", file=sys.stderr)
         return 1
@@ -158,6 +160,17 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     if state.winners:
         print(f"  winners: {seat_list(state.winners)}")
     return 0
+
+
+def _spec_game(log: str, spec: str | None) -> Game | None:
+    """The game of ``--spec``, with the options the log's header gives (``None`` without ``--spec``)."""
+    if spec is None:
+        return None
+    header = read_header(log)
+    try:
+        return load(spec, dict(header.options))
+    except SpecError as exc:
+        raise LogIntegrityError(f"header: its options do not fit {spec}: {exc}") from None
 
 
 class _Parser(argparse.ArgumentParser):
@@ -197,6 +210,7 @@ def _parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("replay", help="verify an event log and print the final standings")
     p.add_argument("file")
+    p.add_argument("--spec", help="the spec file the match was played from (a log of a game that is not bundled)")
     p.add_argument("--partial", action="store_true", help="accept a log of a match still in progress")
     p.add_argument("--key-file", help="refuse the log unless it is signed with the key in this file")
     p.set_defaults(func=_cmd_replay)

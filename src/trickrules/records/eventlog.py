@@ -21,6 +21,7 @@ from trickrules.engine.events import HIDDEN, Dealt, Event
 from trickrules.engine.phases import redact
 from trickrules.engine.state import State
 from trickrules.errors import ArgumentError, LogFormatError
+from trickrules.spec.loader import bundled_names
 from trickrules.records.logcodec import (
     FORMAT,
     MAX_EVENTS,
@@ -76,8 +77,10 @@ class EventLog:
         """The log of everything that led to ``state``."""
         game = state.game
         m = state.match
+        bundled = game.name in bundled_names() and game.source == f"specs/{game.name}.toml"
         header = LogHeader(
             game=game.name,
+            spec="" if bundled else os.path.basename(game.source) or game.name,
             fingerprint=game.fingerprint,
             options=tuple(sorted(game.options.items())),
             seed=m.seed,

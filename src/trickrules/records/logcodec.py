@@ -89,6 +89,8 @@ class LogHeader:
     version: int = VERSION
     events: int | None = None
     mac: str | None = None
+    #: The file name of the spec the match was played from, or ``""`` for the bundled game ``game`` names.
+    spec: str = ""
 
 
 @frozen
@@ -110,6 +112,7 @@ def header_data(h: LogHeader) -> dict[str, Any]:
         "format": h.format,
         "version": h.version,
         "game": h.game,
+        **({"spec": h.spec} if h.spec else {}),
         "fingerprint": h.fingerprint,
         "options": dict(h.options),
         "seed": None if h.seed is None else total_out(h.seed),

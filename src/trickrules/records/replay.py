@@ -26,7 +26,7 @@ from trickrules.records.logcodec import LogEntry, LogHeader, Verifier, entries_o
 from trickrules.records.strictjson import show
 from trickrules.spec.loader import bundled_names
 
-__all__ = ["action_of", "options_of", "replay", "replay_file"]
+__all__ = ["action_of", "options_of", "read_header", "replay", "replay_file"]
 
 
 def action_of(game: GameLike, event: Event) -> Action:
@@ -72,6 +72,17 @@ def replay_file(
     return _replay(header, entries, game, partial, key)
 
 
+def read_header(path: str | os.PathLike[str]) -> LogHeader:
+    """The header of the log in the file at ``path`` (its first line alone is read).
+
+    It says which game the log is of: ``game`` and ``options``, ``fingerprint``,
+    and ``spec``, the spec file's name when the match was not played from a
+    bundled game. :class:`LogFormatError` if the file is not a log.
+    """
+    header, _ = entries_of(file_lines(log_path(path)))
+    return header
+
+
 def _check_args(game: object, partial: object, key: object) -> None:
     if game is not None and not isinstance(game, Game):
         raise ArgumentError(f"game must be a Game (from trickrules.load), found {show(game)}.")
@@ -92,6 +103,11 @@ def _game_of(h: LogHeader, game: GameLike | None) -> GameLike:
     if h.turned and not h.hands:
         raise LogIntegrityError("header: a turned card is given without stacked hands")
     if game is None:
+        if h.spec:
+            raise LogIntegrityError(
+                f"header: the match was played from the spec file {h.spec!r}, not a bundled game; pass that game "
+                "to replay() (on the command line: trickrules replay LOG --spec FILE)"
+            )
         if h.game not in bundled_names():
             # A header must not make replay read a file it names: pass game= for other specs.
             raise LogIntegrityError(f"header: {h.game!r} is not a bundled game; pass the game to replay()")

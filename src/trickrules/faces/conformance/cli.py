@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 
 from trickrules.errors import ArgumentError, SpecError
@@ -19,6 +20,7 @@ from trickrules.faces.conformance.runner import (
     verify_option,
     verify_variant,
 )
+from trickrules.faces.conformance.standalone import SpecReport, is_overlay, verify_spec
 from trickrules.spec.loader import bundled_names
 
 __all__ = ["add_commands", "coverage_markdown"]
@@ -79,39 +81,63 @@ def _cmd_conformance(args: argparse.Namespace) -> int:
 
 def _cmd_verify(args: argparse.Namespace) -> int:
     if not args.overlays and not args.option:
-        raise ArgumentError("nothing to verify: name an overlay file or give --option GAME:OPTION=CHOICE")
+        raise ArgumentError("nothing to verify: name a spec or overlay file or give --option GAME:OPTION=CHOICE")
     for overlay in args.overlays:
         if not Path(overlay).is_file() and overlay not in bundled_names():
-            raise ArgumentError(f"{overlay!r} is neither an overlay file that exists nor a bundled overlay")
-    suite = load_suite(_root(args.root))
-    status = 0
-    reports: list[tuple[str, VariantReport]] = []
-    for overlay in args.overlays:
-        reports.append((overlay, verify_variant(overlay, suite)))
+            raise ArgumentError(f"{overlay!r} is neither a spec or overlay file that exists nor a bundled overlay")
+    options = []
     for text in args.option or ():
         game, _, rest = text.partition(":")
         name, _, choice = rest.partition("=")
         if not (game and name and choice):
-            raise SpecError(f"--option {text!r}: expected GAME:OPTION=CHOICE, e.g. quadrille:forced_spadille=off")
-        reports.append((text, verify_option(game, name, choice, suite)))
-    for what, report in reports:
-        print(f"{what}: variant {report.variant!r} of {report.base!r}, {report.cases} cases of the base game")
-        for clause in report.declared:
-            hits = [(case, what) for clauses, case, what in report.changed if clause in clauses]
-            for case, what in hits:
-                print(f"  {clause}: {case} changes: {what}")
-        for clause in report.stale:
-            print(f"  STALE: declares {clause}, but no case of it changes")
-        for case, what in report.undeclared:
-            print(f"  UNDECLARED: {case} changes: {what}")
-        if report.inapplicable:
-            print(f"  {len(report.inapplicable)} cases not applicable (the variant cannot reach their situation):")
-            for case, _ in report.inapplicable:
-                print(f"    {case}")
-        print(f"  {'ok' if report.ok else 'FAILED'}: declares {', '.join(report.declared) or 'nothing'}")
-        if not report.ok:
-            status = 1
+            raise ArgumentError(f"--option {text!r}: expected GAME:OPTION=CHOICE, e.g. quadrille:forced_spadille=off")
+        options.append((text, game, name, choice))
+    suite = load_suite(_root(args.root))
+    status = 0
+    for overlay in args.overlays:
+        if Path(overlay).is_file() and not is_overlay(overlay):
+            status |= _print_spec(overlay, verify_spec(overlay, suite), suite)
+        else:
+            status |= _print_variant(overlay, verify_variant(overlay, suite))
+    for text, game, name, choice in options:
+        status |= _print_variant(text, verify_option(game, name, choice, suite))
     return status
+
+
+def _print_spec(what: str, report: SpecReport, suite: Suite) -> int:
+    """Print a standalone spec's verification; its exit status (1 unless it had cases and all passed)."""
+    if not report.results:
+        print(
+            f"{what}: no conformance case names the game {report.game!r}: nothing verified "
+            "(write cases for it, see docs/conformance-format.md)",
+            file=sys.stderr,
+        )
+        return 1
+    failed = report.failures
+    print(f"{what}: standalone spec of {report.game!r}, {len(report.results)} cases of its game")
+    for result in failed:
+        print(f"  {describe_failure(result, suite)}")
+    print(f"  {'ok' if report.ok else 'FAILED'}: {len(report.results) - len(failed)} passed, {len(failed)} failed")
+    return 0 if report.ok else 1
+
+
+def _print_variant(what: str, report: VariantReport) -> int:
+    """Print a variant's verification; its exit status (1 unless it changes exactly what it declares)."""
+    print(f"{what}: variant {report.variant!r} of {report.base!r}, {report.cases} cases of the base game")
+    for clause in report.declared:
+        hits = [(case, what) for clauses, case, what in report.changed if clause in clauses]
+        for case, change in hits:
+            print(f"  {clause}: {case} changes: {change}")
+    for clause in report.stale:
+        print(f"  STALE: declares {clause}, but no case of it changes")
+    for case, change in report.undeclared:
+        print(f"  UNDECLARED: {case} changes: {change}")
+    if report.inapplicable:
+        print(f"  {len(report.inapplicable)} cases not applicable (the variant cannot reach their situation):")
+        for case, _ in report.inapplicable:
+            print(f"    {case}")
+    print(f"  {'ok' if report.ok else 'FAILED'}: declares {', '.join(report.declared) or 'nothing'}")
+    return 0 if report.ok else 1
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -126,8 +152,11 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
     p.add_argument("--seeds", default=str(SEEDS), help="the folder of the source documents")
     p.set_defaults(func=_cmd_conformance)
 
-    p = sub.add_parser("verify", help="check that a variant overlay changes exactly the clauses it declares")
-    p.add_argument("overlays", nargs="*", metavar="OVERLAY.toml")
+    p = sub.add_parser(
+        "verify",
+        help="check that an overlay changes exactly the clauses it declares, or run a standalone spec's cases",
+    )
+    p.add_argument("overlays", nargs="*", metavar="SPEC_OR_OVERLAY.toml")
     p.add_argument(
         "--option",
         action="append",

@@ -92,7 +92,7 @@ class CaseResult:
     setup_failed: bool = False
 
 
-class _Games:
+class Games:
     """Compiled games, cached by (spec, options)."""
 
     def __init__(
@@ -260,7 +260,7 @@ def _check(game: GameLike, state: State, expect: Expect) -> list[str]:
     ]
 
 
-def check_case(case: Case, games: _Games, default_game: str) -> CaseResult:
+def check_case(case: Case, games: Games, default_game: str) -> CaseResult:
     """Run one case; never raises for a rules problem (that is a failed case)."""
     name = case.game or default_game
     if case.expect.load_error:
@@ -395,7 +395,7 @@ def run_suite(
     """
     wanted = set(documents)
     base = base_of(spec) if spec else None
-    games = _Games(spec, base)
+    games = Games(spec, base)
     clauses_all = {c.id: c for m in suite.manifests for c in m.clause}
     by_clause: dict[str, list[Case]] = {}
     for case in suite.cases:
@@ -529,7 +529,7 @@ def verify_variant(overlay: str, suite: Suite) -> VariantReport:
         option = spec.options[name]
         if choice != option.default:
             declared.update(option.changes.get(choice, ()))
-    return _compare(spec.variant.name if spec.variant else spec.name, base, declared, suite, _Games(overlay, base))
+    return _compare(spec.variant.name if spec.variant else spec.name, base, declared, suite, Games(overlay, base))
 
 
 def verify_option(
@@ -548,7 +548,7 @@ def verify_option(
     if choice not in known.choices:
         raise SpecError(f"{game}: option {option!r} has no choice {choice!r} (choices: {', '.join(known.choices)}).")
     declared = set(spec.options[option].changes.get(choice, ()))
-    variant_games = _Games(extra={option: choice})
+    variant_games = Games(extra={option: choice})
     return _compare(f"{game} {option}={choice}", game, declared, suite, variant_games, base_results)
 
 
@@ -557,13 +557,13 @@ def _compare(
     base: str,
     declared: set[str],
     suite: Suite,
-    variant_games: _Games,
+    variant_games: Games,
     base_results: dict[str, CaseResult] | None = None,
 ) -> VariantReport:
     """Run ``base``'s cases under ``base`` and under ``variant_games``; sort the changes by declaration."""
     documents = {m.document.id for m in suite.manifests if m.document.game == base}
     cases = [c for c in suite.cases if suite.document_of(c.clauses[0]) in documents and (not c.game or c.game == base)]
-    base_games = _Games()
+    base_games = Games()
     changed: list[tuple[tuple[str, ...], str, str]] = []
     undeclared: list[tuple[str, str]] = []
     inapplicable: list[tuple[str, str]] = []
