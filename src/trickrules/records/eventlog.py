@@ -21,7 +21,6 @@ from trickrules.engine.events import HIDDEN, Dealt, Event
 from trickrules.engine.phases import redact
 from trickrules.engine.state import State
 from trickrules.errors import ArgumentError, LogFormatError
-from trickrules.spec.loader import bundled_names
 from trickrules.records.logcodec import (
     FORMAT,
     MAX_EVENTS,
@@ -38,6 +37,7 @@ from trickrules.records.logcodec import (
     text_lines,
 )
 from trickrules.records.strictjson import show
+from trickrules.spec.loader import bundled_names
 
 __all__ = ["FORMAT", "MAX_LOG_BYTES", "VERSION", "EventLog", "LogEntry", "LogHeader"]
 

@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from trickrules.errors import ArgumentError, SpecError
+from trickrules.errors import ArgumentError
 from trickrules.faces.conformance.model import Manifest
 from trickrules.faces.conformance.runner import (
     SEEDS,
