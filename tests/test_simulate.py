@@ -39,6 +39,21 @@ def test_the_result_is_the_same_whatever_the_chunking(name: str) -> None:
     assert sum((p.deals_per_match for p in parts), ()) == whole.deals_per_match
 
 
+@pytest.mark.parametrize("cut", [1, sim.BLOCK - 1, sim.BLOCK, sim.BLOCK + 3, 3 * sim.BLOCK])
+def test_a_chunk_cut_short_counts_exactly_its_first_matches(cut: int) -> None:
+    # A cut chunk is counted from its whole blocks plus part of one block played again: the same
+    # statistics as playing just its first ``cut`` matches.
+    game = trickrules.load("quadrille")
+    chunk = sim.Chunk(game, ("random",) * 4, 8, 5, 3 * sim.BLOCK + 2)
+    full = sim.play_chunk(chunk)
+    assert len(full.blocks) == 4
+    assert merge_all(full.blocks, 4) == full.statistics
+    short = sim._cut_short(chunk, full, cut)
+    alone = sim.play_chunk(evolve(chunk, count=cut))
+    assert short.statistics == alone.statistics
+    assert short.deals_per_match == alone.deals_per_match == full.deals_per_match[:cut]
+
+
 def test_simulate_plays_the_first_matches_that_reach_the_deals_asked_for() -> None:
     result = trickrules.simulate("manille", deals=30, seed=3)
     game = trickrules.load("manille")

@@ -48,6 +48,7 @@ from trickrules.faces.stats import Estimate, Statistics, Tally, merge_all
 from trickrules.records.view import View
 
 __all__ = [
+    "BLOCK",
     "MAX_DEALS_PER_MATCH",
     "Chunk",
     "ChunkResult",
@@ -65,6 +66,8 @@ MAX_DEALS_PER_MATCH = 10_000
 NO_CONTRACT = "(none)"
 #: About how many deals a chunk holds at most, so that progress is reported often.
 _CHUNK_DEALS = 4000
+#: A chunk's statistics are also kept per this many matches (see :class:`ChunkResult`).
+BLOCK = 8
 
 
 def derive(seed: int, index: int, purpose: str) -> int:
@@ -86,10 +89,16 @@ class Chunk:
 
 @frozen
 class ChunkResult:
-    """The statistics of a chunk's matches, and how many deals each match held (to cut the last chunk)."""
+    """The statistics of a chunk's matches, and how many deals each match held (to cut the last chunk).
+
+    ``blocks`` holds the statistics of each run of :data:`BLOCK` matches (the
+    last one shorter), so that a chunk cut short is counted from its whole
+    blocks and at most one block is played again.
+    """
 
     statistics: Statistics
     deals_per_match: tuple[int, ...]
+    blocks: tuple[Statistics, ...] = ()
 
 
 def _deal_scored(game: Game, before: State, after: State, tally: Tally, board: tuple[int, ...]) -> tuple[int, ...]:
@@ -177,20 +186,24 @@ def play_match(
 def play_chunk(chunk: Chunk) -> ChunkResult:
     """Play a chunk's matches and count them (a module-level function, so that any executor can run it)."""
     game = chunk.game
-    tally = Tally(game.players)
+    tally = [Tally(game.players)]
+    blocks: list[Statistics] = []
     per_match = []
     board = [(0,) * game.players]  # the totals after the last deal counted
 
     def count(before: State, after: State) -> None:
-        board[0] = _deal_scored(game, before, after, tally, board[0])
+        board[0] = _deal_scored(game, before, after, tally[0], board[0])
 
     for index in range(chunk.first, chunk.first + chunk.count):
         board[0] = (0,) * game.players  # a simulated match starts from no scores
         state, actions = play_match(game, chunk.bots, chunk.seed, index, count)
         ended = next((e for e in state.last_events if isinstance(e, MatchEnded)), None)
-        tally.add_match(state.match.scores, ended.winners if ended else (), actions, finished=ended is not None)
+        tally[0].add_match(state.match.scores, ended.winners if ended else (), actions, finished=ended is not None)
         per_match.append(state.match.deals_done)
-    return ChunkResult(tally.freeze(), tuple(per_match))
+        if len(per_match) % BLOCK == 0 or len(per_match) == chunk.count:
+            blocks.append(tally[0].freeze())
+            tally[0] = Tally(game.players)
+    return ChunkResult(merge_all(blocks, game.players), tuple(per_match), tuple(blocks))
 
 
 @frozen
@@ -360,7 +373,7 @@ def _run(
             result = outcome if isinstance(outcome, ChunkResult) else outcome.result()
             cut = _cut(result.deals_per_match, deals - counted)
             if cut is not None and cut < chunk.count:
-                result = play_chunk(evolve(chunk, count=cut))
+                result = _cut_short(chunk, result, cut)
             parts.append(result.statistics)
             counted += result.statistics.deals
             matches += len(result.deals_per_match)
@@ -373,6 +386,15 @@ def _run(
         for _, outcome in pending:
             if isinstance(outcome, Future):
                 outcome.cancel()
+
+
+def _cut_short(chunk: Chunk, result: ChunkResult, cut: int) -> ChunkResult:
+    """The result of the chunk's first ``cut`` matches: its whole blocks, and the rest of one block played again."""
+    whole, rest = divmod(cut, BLOCK)
+    parts = list(result.blocks[:whole])
+    if rest:
+        parts.append(play_chunk(evolve(chunk, first=chunk.first + whole * BLOCK, count=rest)).statistics)
+    return ChunkResult(merge_all(parts, chunk.game.players), result.deals_per_match[:cut], tuple(parts))
 
 
 def _cut(per_match: tuple[int, ...], needed: int) -> int | None:
