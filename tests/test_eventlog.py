@@ -352,7 +352,8 @@ def test_schema_rejects_missing_fields_and_a_wrong_header() -> None:
         assert schema_errors({k: v for k, v in header.items() if k != key}) != [], key
     for key in events[0]:
         assert schema_errors({k: v for k, v in events[0].items() if k != key}) != [], key
-    assert schema_errors({**header, "version": 2}) != []
+    assert schema_errors({**header, "version": 1}) != []
+    assert schema_errors({**header, "version": 3}) != []
     assert schema_errors({**header, "options": {"match_end": 12}}) != []
     assert schema_errors({**header, "seed": -1}) != []
     assert schema_errors({**header, "extra": 1}) != []
@@ -665,7 +666,7 @@ def test_a_fabricated_pass_during_the_play_is_caught_where_it_was_inserted() -> 
     header, events = manille_lines()
     i = index_of(events, "play", 30)
     seat = events[i]["actor"]
-    events.insert(i, {"seq": 0, "actor": seat, "type": "pass", "seat": seat})
+    events.insert(i, {"seq": 0, "actor": seat, "type": "pass", "seat": seat, "phase": "bidding"})
     err = caught_at(join(header, events, renumber=True), i)
     assert "must play a card" in str(err)
 
@@ -831,9 +832,10 @@ def hostile_cases() -> dict[str, Callable[[str, str], str | bytes]]:
         "a JSON string header": lambda h, e: '"trickrules-log"\n',
         "wrong format name": sub_header('"format":"trickrules-log"', '"format":"trickrules-game"'),
         "no format": sub_header('"format":"trickrules-log",', ""),
-        "version 2": sub_header('"version":1', '"version":2'),
-        "version true": sub_header('"version":1', '"version":true'),
-        "version as a string": sub_header('"version":1', '"version":"1"'),
+        "version 1 (before the phase of a pass)": sub_header('"version":2', '"version":1'),
+        "version 3": sub_header('"version":2', '"version":3'),
+        "version true": sub_header('"version":2', '"version":true'),
+        "version as a string": sub_header('"version":2', '"version":"2"'),
         "duplicate key in the header": sub_header('"dealer":0', '"dealer":0,"dealer":1'),
         "duplicate key in an event": sub('"seq":0', '"seq":0,"seq":0'),
         "duplicate key in a nested object": sub_header('"options":{', '"options":{"match_end":"12",'),
@@ -899,7 +901,7 @@ def test_hostile_input_messages_say_what_is_wrong() -> None:
         "duplicate key in an event": "repeats the key 'seq'",
         "100,000-deep nested arrays in an event": "nested too deeply",
         "invalid UTF-8 bytes": "UTF-8",
-        "version 2": "version 2",
+        "version 1 (before the phase of a pass)": "version 1",
         "wrong format name": "not a trickrules log",
     }
     for case, words in expected.items():
@@ -924,7 +926,7 @@ def test_a_70_mb_log_is_refused_by_its_size_without_parsing(kind: str, monkeypat
     size = 70 * 1024 * 1024
     assert size > MAX_LOG_BYTES
     # A header-shaped start, then one huge string: cheap to build, costly to parse.
-    prefix = '{"format":"trickrules-log","version":1,"game":"'
+    prefix = '{"format":"trickrules-log","version":2,"game":"'
     data: str | bytes = prefix + "x" * (size - len(prefix))
     if kind == "bytes":
         data = prefix.encode("ascii") + b"x" * (size - len(prefix))

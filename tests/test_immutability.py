@@ -256,13 +256,13 @@ def test_finding6_shared_event_init_reentry() -> None:
     before = log(game, seed=11)
     passes = [e for _, e in play(game, seed=11).entries() if type(e) is Passed]
     assert passes, "the seeded match has passes"
-    event = shared(Passed, 2)
+    event = shared(Passed, 2, "bidding")
     assert event is game._shared.pass_events[2][0][1]
     attempts: list[Callable[[], object]] = [
-        lambda: event.__init__(3),  # type: ignore[misc]
-        lambda: Passed.__init__(event, 3),
+        lambda: event.__init__(3, "bidding"),  # type: ignore[misc]
+        lambda: Passed.__init__(event, 3, "bidding"),
         lambda: event.__setstate__({"seat": 3}),  # type: ignore[attr-defined]
-        lambda: event.__setstate__((3,)),  # type: ignore[attr-defined]
+        lambda: event.__setstate__((3, "bidding")),  # type: ignore[attr-defined]
         lambda: setattr(event, "seat", 3),
         lambda: delattr(event, "seat"),
     ]
@@ -270,10 +270,10 @@ def test_finding6_shared_event_init_reentry() -> None:
         with pytest.raises(FrozenInstanceError):
             attempt()
         assert event.seat == 2
-    assert attrs.evolve(event, seat=3) == Passed(3)  # a new event; the shared one is as it was
+    assert attrs.evolve(event, seat=3) == Passed(3, "bidding")  # a new event; the shared one is as it was
     assert copy.copy(event) == copy.deepcopy(event) == event
     assert event.seat == 2
-    assert shared(Passed, 2).seat == 2
+    assert shared(Passed, 2, "bidding").seat == 2
     assert log(game, seed=11) == before
     assert log(trickrules.load("quadrille"), seed=11) == before  # a newly loaded game too
 

@@ -230,7 +230,7 @@ def test_defenders_are_asked_in_turn_and_a_lone_defender_leaves_two_players(tmp_
     state = state.apply("discard AS").apply("pass")  # the dealer discards; seat 2 plays with seat 0
     assert (state.phase, state.to_move) == ("alone", 1)  # the defenders from the eldest: 1, then 3
     state = state.apply("pass")
-    assert state.last_events == (Passed(1),)
+    assert state.last_events == (Passed(1, "alone"),)
     assert state.to_move == 3
     state = state.apply("alone")  # seat 3 defends alone: seat 1 sits out
     assert (state.phase, state.to_move, View.from_state(state, 0).seats_out) == ("play", 2, (1,))

@@ -106,10 +106,16 @@ class Redeal:
 
 @frozen(weakref_slot=False)
 class Passed(Sealed):
-    """A seat passed (in the auction, or declining a declaration or announcement)."""
+    """A seat passed: what it declined is the ``phase`` it passed in.
+
+    ``"bidding"`` (no bid), ``"making"`` (no trump made), ``"alone"`` (not
+    going alone), ``"declare"`` (no meld declared), ``"announce"`` (no
+    announcement made, or one proposed declined).
+    """
 
     TAG: ClassVar[str] = "pass"
     seat: int
+    phase: str
 
 
 @frozen(weakref_slot=False)

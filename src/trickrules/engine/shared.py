@@ -42,8 +42,9 @@ class SharedValues:
         #: The play actions of the cards in a mask, in deck order.
         self.play_actions_of: Callable[[int], tuple[Action, ...]] = unpacker(self.play_actions)
         #: Per seat (and contract, and card): the step's events, shared.
+        #: Per seat: a pass in the auction.
         self.pass_events: tuple[tuple[tuple[Actor, Passed]], ...] = tuple(
-            ((seat, shared(Passed, seat)),) for seat in seats
+            ((seat, shared(Passed, seat, "bidding")),) for seat in seats
         )
         self.bid_events: tuple[tuple[tuple[tuple[Actor, BidMade]], ...], ...] = tuple(
             tuple(((seat, shared(BidMade, seat, c.name)),) for c in rules.contracts) for seat in seats

@@ -53,7 +53,7 @@ __all__ = [
 #: The format name every log header carries.
 FORMAT = "trickrules-log"
 #: The format version this library writes and reads.
-VERSION = 1
+VERSION = 2
 #: The most events a log may hold.
 MAX_EVENTS = 1_000_000
 #: A longer line is refused unread (a header with stacked hands is a few kilobytes).

@@ -14,7 +14,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from trickrules.engine.actions import Action
-from trickrules.engine.events import Event, WentAlone
+from trickrules.engine.events import Event, Passed, WentAlone, shared
 from trickrules.engine.mechanism import PASS, Mechanism, listed
 from trickrules.engine.phases import setup
 from trickrules.engine.records import Actor, DealInfo, Phase, evolve
@@ -71,7 +71,7 @@ def _step(state: State, action: Action) -> State:
             d = evolve(d, seats_out=out)
         events = [(seat, WentAlone(seat))]
     else:
-        events = list(game._shared.pass_events[seat])
+        events = [(seat, shared(Passed, seat, "alone"))]
     defenders = _defenders(state, d)
     if making.defend_alone and not (action.verb == "alone" and seat != d.declarer):
         later = defenders if seat == d.declarer else defenders[defenders.index(seat) + 1 :]

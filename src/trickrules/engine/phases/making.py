@@ -21,7 +21,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from trickrules.engine.actions import Action
-from trickrules.engine.events import Event, Redeal, TrumpNamed, shared
+from trickrules.engine.events import Event, Passed, Redeal, TrumpNamed, shared
 from trickrules.engine.mechanism import PASS, Mechanism, listed, not_legal
 from trickrules.engine.phases import alone, deal_end, discard, setup
 from trickrules.engine.phases.deal import start_deal
@@ -84,7 +84,7 @@ def _step(state: State, action: Action) -> State:
     n = game.players
     spoken = state.tally.auction.spoken
     if action.verb == "pass":
-        said = game._shared.pass_events[seat]
+        said = ((seat, shared(Passed, seat, "making")),)
         if spoken + 1 < n * len(making.rounds):
             tally = evolve(state.tally, auction=Auction(spoken=spoken + 1))
             return setup.moved(state, Phase.MAKING, game._tables.next_seat[0][seat], d, said, tally)
