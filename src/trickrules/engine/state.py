@@ -13,7 +13,7 @@ applying one gives.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from attrs import field, frozen
 
@@ -26,6 +26,9 @@ from trickrules.engine.records import Actor, DealInfo, MatchInfo, Phase, Step, T
 from trickrules.engine.shared import SharedValues
 from trickrules.errors import IllegalActionError
 from trickrules.spec.model import Spec
+
+if TYPE_CHECKING:
+    from trickrules import svg
 
 __all__ = ["GameLike", "State", "history_entries"]
 
@@ -213,6 +216,39 @@ class State:
             f"<State {self.game.name} deal {self.deal.number} {self.phase.value} "
             f"to_move={self.to_move} trick={self.game.cards.format(self.trick)!r}>"
         )
+
+    def picture(self) -> svg.Table:
+        """The table seen from above, every hand face up, as data for :func:`trickrules.svg.table`."""
+        from trickrules import svg
+
+        game, d = self.game, self.deal
+        return svg.Table(
+            deck=svg.Deck.of(game.cards.codes, game.spec.deck.suits),
+            hands=[self.hand(s) for s in range(game.players)],
+            trick=self.trick_cards(),
+            clockwise=game.spec.seating.direction == "clockwise",
+            scores=self.match.scores,
+            tricks=self.tricks_won().values(),
+            dealer=d.dealer,
+            to_move=self.to_move,
+            declarer=d.declarer,
+            partner=d.partner,
+            out=[s for s in range(game.players) if (d.seats_out >> s) & 1],
+            title=game.title,
+            deal=d.number,
+            phase=self.phase.value,
+            contract=self.contract,
+            trump=self.trump,
+            called=game.cards.codes[d.called] if d.called is not None else "",
+            turned=game.cards.codes[d.turned] if d.turned is not None else "",
+            pot=self.match.pot,
+        )
+
+    def _repr_svg_(self) -> str:
+        """The table seen from above as SVG: how a notebook shows a state."""
+        from trickrules import svg
+
+        return svg.table(self.picture())
 
     def __reduce__(self) -> tuple[Any, ...]:
         # The history is a chain as long as the match: pickled flat, so that no depth limit is hit.

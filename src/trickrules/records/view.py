@@ -11,7 +11,7 @@ viewing seat holds the called card itself.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from attrs import frozen
 
@@ -20,6 +20,9 @@ from trickrules.engine.state import State
 from trickrules.errors import LogFormatError
 from trickrules.records.strictjson import read_json, show
 from trickrules.spec.converter import Total, converter, describe_error
+
+if TYPE_CHECKING:
+    from trickrules import svg
 
 __all__ = ["MAX_VIEW_BYTES", "View", "make_view"]
 
@@ -71,6 +74,49 @@ class View:
     def from_state(cls, state: State, seat: int) -> View:
         """What ``seat`` may know of ``state``."""
         return make_view(state, seat)
+
+    def picture(self, deck: svg.Deck | None = None) -> svg.Table:
+        """The seat's table as data for :func:`trickrules.svg.table`: its own hand face up, the others hidden.
+
+        ``deck`` says how the cards look; by default the bundled game the view
+        names gives it (a view of another game shows plain card codes).
+        """
+        from trickrules import svg
+        from trickrules.engine.game import load
+        from trickrules.spec.loader import bundled_names
+
+        game = load(self.game) if self.game in bundled_names() else None
+        if deck is None:
+            deck = svg.Deck.of(game.cards.codes, game.spec.deck.suits) if game is not None else svg.Deck()
+        return svg.Table(
+            deck=deck,
+            hands=[self.hand if s == self.seat else None for s in range(len(self.hand_sizes))],
+            counts=self.hand_sizes,
+            trick=self.trick,
+            seat=self.seat,
+            clockwise=game is not None and game.spec.seating.direction == "clockwise",
+            scores=self.scoreboard,
+            tricks=self.tricks_won,
+            dealer=self.dealer,
+            to_move=self.to_move,
+            declarer=self.declarer,
+            partner=self.partner,
+            out=self.seats_out,
+            title=game.title if game is not None else self.game,
+            deal=self.deal,
+            phase=self.phase,
+            contract=self.contract,
+            trump=self.trump,
+            called=self.called,
+            turned=self.turned,
+            pot=self.pot,
+        )
+
+    def _repr_svg_(self) -> str:
+        """The seat's table as SVG (the other hands as card backs with counts): how a notebook shows a view."""
+        from trickrules import svg
+
+        return svg.table(self.picture())
 
     def to_json(self) -> str:
         """The view as compact JSON with sorted keys (stable byte for byte)."""

@@ -1,0 +1,318 @@
+"""A replayed match as one self-contained HTML page that steps through it trick by trick.
+
+:func:`replay_frames` plays a match's actions again from its first state and
+keeps a *frame* at each deal's start, where its play begins and at each
+trick won, with the trick on the table. :func:`replay_page` draws every frame
+from above and from each seat (:mod:`trickrules.svg`) and writes them, with
+the bidding, payments and scores of each, into one page: no server, no
+network, no file beside it; the page's own buttons (first, previous, next,
+last) and a seat selector step through it. ``trickrules replay LOG --html
+OUT.html`` writes one (:func:`write_page`).
+
+The data attributes are for programs that read the page: ``#caption`` has
+``data-frame``, ``data-deal`` (from 0) and ``data-trick`` (the tricks
+complete in the deal shown); each card drawn has ``data-card``, each seat
+``data-seat`` and ``data-count``; the score table's cells have ``data-seat``.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+from collections.abc import Iterable, Sequence
+
+from attrs import evolve, field, frozen
+
+from trickrules import svg
+from trickrules.engine.events import (
+    AuctionWon,
+    Awarded,
+    CardPlayed,
+    DealScored,
+    Dealt,
+    Discarded,
+    Event,
+    MatchEnded,
+    Paid,
+    TrickWon,
+)
+from trickrules.engine.records import Phase
+from trickrules.engine.state import State
+from trickrules.errors import ArgumentError, LogIntegrityError
+from trickrules.faces.render import describe_event, seat_list
+from trickrules.records.replay import action_of
+from trickrules.records.view import make_view
+
+__all__ = ["Frame", "Panel", "replay_frames", "replay_page", "write_page"]
+
+
+@frozen
+class Panel:
+    """What the page shows beside the table: the deal's bidding, its payments, and the scores so far."""
+
+    bidding: tuple[str, ...] = ()
+    payments: tuple[str, ...] = ()
+    #: (label, the score of every seat) for the start and each deal scored so far.
+    scores: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    winners: tuple[int, ...] = ()
+
+
+def _tables(value: Iterable[svg.Table]) -> tuple[svg.Table, ...]:
+    return tuple(value)
+
+
+@frozen
+class Frame:
+    """One step of the page: the table from above and from each seat, a caption, and the panel."""
+
+    deal: int
+    #: The tricks complete in this deal when the frame is shown.
+    trick: int
+    caption: str
+    #: The table from above, then from seat 0, 1, ...
+    pictures: tuple[svg.Table, ...] = field(converter=_tables)
+    panel: Panel
+
+
+def _played(
+    table: svg.Table, played: CardPlayed, won: TrickWon, plays: tuple[tuple[int, str], ...], scores: Sequence[int]
+) -> svg.Table:
+    """``table`` (the state before a trick's last card) with that card played, the trick won, and ``scores``."""
+    n = len(table.hands)
+    hands = list(table.hands)
+    held = hands[played.seat]
+    if held is not None:
+        hands[played.seat] = tuple(c for c in held if c != played.card)
+    counts = [table.count(s) - (s == played.seat) for s in range(n)]
+    tricks = [t + (s == won.seat) for s, t in enumerate(table.tricks or (0,) * n)]
+    return evolve(
+        table,
+        hands=hands,
+        counts=counts,
+        trick=plays,
+        winner=won.seat,
+        tricks=tricks,
+        to_move=won.seat,
+        scores=scores or table.scores,
+    )
+
+
+def _line(event: Event) -> str | None:
+    """A panel line for an event, never showing a card that is not public."""
+    if isinstance(event, Discarded):
+        return f"seat {event.seat} discards a card"
+    line = describe_event(event)
+    return line.strip() if line is not None else None
+
+
+class _Walk:
+    """The frames of a match, gathered step by step."""
+
+    def __init__(self, first: State) -> None:
+        game = first.game
+        self.deck = svg.Deck.of(game.cards.codes, game.spec.deck.suits)
+        self.players = game.players
+        self.frames: list[Frame] = []
+        start = first.match.start_scores or (0,) * self.players
+        self.scores: list[tuple[str, tuple[int, ...]]] = [("Start", tuple(start))]
+        self.bidding: list[str] = []
+        self.payments: list[str] = []
+        self.next_payments: list[str] = []
+        self.scored = False
+        self.winners: tuple[int, ...] = ()
+        self.tricks = 0
+        self.events(first, first, first.last_events)
+
+    def panel(self) -> Panel:
+        return Panel(tuple(self.bidding), tuple(self.payments), tuple(self.scores), self.winners)
+
+    def add(self, state: State, caption: str, pictures: Sequence[svg.Table] | None = None) -> None:
+        if pictures is None:
+            views = [make_view(state, s).picture(self.deck) for s in range(self.players)]
+            pictures = [state.picture(), *views]
+        self.frames.append(Frame(state.deal.number, self.tricks, caption, pictures, self.panel()))
+
+    def trick(self, before: State, played: CardPlayed, won: TrickWon) -> None:
+        self.tricks = won.number
+        plays = (*before.trick_cards(), (played.seat, played.card))
+        views = [make_view(before, s).picture(self.deck) for s in range(self.players)]
+        scores = self.scores[-1][1] if self.scored else ()
+        pictures = [_played(t, played, won, plays, scores) for t in (before.picture(), *views)]
+        caption = f"Deal {before.deal.number + 1}: trick {won.number} to seat {won.seat}"
+        self.add(before, caption, pictures)
+
+    def events(self, before: State, after: State, events: Sequence[Event]) -> None:
+        """Take the events of one step (``before`` it, ``after`` it)."""
+        played = next((e for e in events if isinstance(e, CardPlayed)), None)
+        pending: TrickWon | None = None
+        for event in events:
+            if isinstance(event, TrickWon):
+                pending = event
+            elif isinstance(event, Dealt):
+                if pending is not None and played is not None:
+                    self.trick(before, played, pending)
+                    pending = None
+                if self.scored:  # what was paid since the last deal was scored (an ante) belongs to this one
+                    self.payments, self.next_payments = self.next_payments, []
+                self.bidding = []
+                self.scored, self.tricks = False, 0
+                self.add(after, f"Deal {event.deal + 1} dealt by seat {event.dealer}")
+            elif isinstance(event, Paid | Awarded):
+                (self.next_payments if self.scored else self.payments).append(_line(event) or "")
+            elif isinstance(event, DealScored):
+                self.scored = True
+                self.scores.append((f"Deal {event.deal + 1}", tuple(event.scoreboard)))
+                self.payments.append(f"outcome: {event.outcome}")
+            elif isinstance(event, MatchEnded):
+                self.winners = event.winners
+            elif not isinstance(event, CardPlayed):
+                line = _line(event)
+                if line is not None:
+                    self.bidding.append(line)
+        if pending is not None and played is not None:
+            self.trick(before, played, pending)
+        elif after.phase is Phase.PLAY and before.phase is not Phase.PLAY and not self.tricks:
+            contract = next((f" ({e.contract})" for e in events if isinstance(e, AuctionWon)), "")
+            self.add(after, f"Deal {after.deal.number + 1}: the play begins{contract}")
+
+
+def replay_frames(final: State) -> tuple[Frame, ...]:
+    """The frames of the match that led to ``final``, played again from its first state."""
+    game, m = final.game, final.match
+    state = game.new_match(
+        seed=m.seed,
+        dealer=m.first_dealer,
+        hands=m.stacked or None,
+        turned=m.stacked_turned or None,
+        scores=m.start_scores or None,
+        pot=m.start_pot,
+    )
+    walk = _Walk(state)
+    entries = final.entries()
+    at = len(state.last)
+    while at < len(entries):
+        before, state = state, state.apply(action_of(game, entries[at][1]))
+        if not state.last:
+            raise LogIntegrityError(f"event {at}: the action produced no event", seq=at)
+        at += len(state.last)
+        walk.events(before, state, state.last_events)
+    return tuple(walk.frames)
+
+
+def _panel_html(panel: Panel, players: int) -> str:
+    """The panel beside the table, as HTML."""
+    out = ["<h2>Bidding</h2><ol id='bidding'>"]
+    out += [f"<li>{html.escape(line)}</li>" for line in panel.bidding] or ["<li>(none)</li>"]
+    out.append("</ol><h2>Payments</h2><ul id='payments'>")
+    out += [f"<li>{html.escape(line)}</li>" for line in panel.payments] or ["<li>(none yet)</li>"]
+    out.append("</ul><h2>Scores</h2><table id='scores'><tr><th></th>")
+    out += [f"<th>Seat {s}</th>" for s in range(players)]
+    out.append("</tr>")
+    for n, (label, scores) in enumerate(panel.scores):
+        out.append(f"<tr data-row='{n}'><th>{html.escape(label)}</th>")
+        out += [f"<td data-seat='{s}'>{x}</td>" for s, x in enumerate(scores)]
+        out.append("</tr>")
+    out.append("</table>")
+    if panel.winners:
+        out.append(f"<p id='winners'>Match over. Winners: {html.escape(seat_list(panel.winners))}.</p>")
+    return "".join(out)
+
+
+_CSS = """
+body{font-family:'DejaVu Sans',Arial,sans-serif;margin:12px;background:#f4f1ea;color:#222}
+h1{font-size:20px;margin:0 0 8px}h2{font-size:15px;margin:12px 0 4px}
+#main{display:flex;gap:16px;align-items:flex-start}#panel{min-width:260px;max-width:340px;font-size:13px}
+#controls{margin:8px 0;display:flex;gap:6px;align-items:center;flex-wrap:wrap}
+button{font-size:14px;padding:4px 10px}#caption{font-weight:bold;margin:4px 0}
+table#scores{border-collapse:collapse}#scores td,#scores th{border:1px solid #bbb;padding:2px 6px;text-align:right}
+ol,ul{margin:0;padding-left:20px}
+"""
+
+_JS = """
+(function(){
+  var data = JSON.parse(document.getElementById('frames').textContent);
+  var at = 0;
+  var table = document.getElementById('table'), panel = document.getElementById('panel');
+  var caption = document.getElementById('caption'), seat = document.getElementById('seat');
+  function show(i){
+    at = Math.max(0, Math.min(data.frames.length - 1, i));
+    var f = data.frames[at], v = seat.value === 'above' ? 0 : 1 + Number(seat.value);
+    table.innerHTML = data.svgs[f.svg[v]];
+    panel.innerHTML = data.panels[f.panel];
+    caption.textContent = f.caption + ' (' + (at + 1) + ' of ' + data.frames.length + ')';
+    caption.dataset.frame = at; caption.dataset.deal = f.deal; caption.dataset.trick = f.trick;
+    document.getElementById('first').disabled = document.getElementById('prev').disabled = at === 0;
+    document.getElementById('next').disabled = document.getElementById('last').disabled =
+      at === data.frames.length - 1;
+  }
+  document.getElementById('first').onclick = function(){ show(0); };
+  document.getElementById('prev').onclick = function(){ show(at - 1); };
+  document.getElementById('next').onclick = function(){ show(at + 1); };
+  document.getElementById('last').onclick = function(){ show(data.frames.length - 1); };
+  seat.onchange = function(){ show(at); };
+  document.addEventListener('keydown', function(e){
+    if (e.target === seat) return;
+    if (e.key === 'ArrowRight') show(at + 1); else if (e.key === 'ArrowLeft') show(at - 1);
+    else if (e.key === 'Home') show(0); else if (e.key === 'End') show(data.frames.length - 1);
+  });
+  show(0);
+})();
+"""
+
+
+def _script_json(value: object) -> str:
+    """``value`` as JSON that is safe inside a ``<script>`` element (no ``<``, ``>`` or ``&`` in it)."""
+    text = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def replay_page(final: State, title: str | None = None) -> str:
+    """The page stepping through the match that led to ``final``, as HTML text (deterministic).
+
+    ``title`` is the page's heading (default: the game's title and "replay").
+    """
+    return _page(replay_frames(final), final.game.players, title or f"{final.game.title}: replay")
+
+
+def _page(frames: Sequence[Frame], players: int, title: str) -> str:
+    """The page of ``frames``."""
+    svgs: dict[str, int] = {}
+    panels: dict[str, int] = {}
+    rows = []
+    for f in frames:
+        drawn = [svgs.setdefault(svg.table(t, styled=False), len(svgs)) for t in f.pictures]
+        panel = panels.setdefault(_panel_html(f.panel, players), len(panels))
+        rows.append({"deal": f.deal, "trick": f.trick, "caption": f.caption, "svg": drawn, "panel": panel})
+    data = {"frames": rows, "svgs": list(svgs), "panels": list(panels)}
+    heading = html.escape(title)
+    options = "".join(f"<option value='{s}'>Seat {s}'s view</option>" for s in range(players))
+    return (
+        "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
+        f"<title>{heading}</title><style>{_CSS}{svg.CSS}</style></head><body>"
+        f"<h1>{heading}</h1><div id='controls'>"
+        "<button id='first' type='button' title='first'>&#x00AB; First</button>"
+        "<button id='prev' type='button' title='previous'>&#x2039; Previous</button>"
+        "<button id='next' type='button' title='next'>Next &#x203A;</button>"
+        "<button id='last' type='button' title='last'>Last &#x00BB;</button>"
+        f"<label>Seen <select id='seat'><option value='above'>from above</option>{options}</select></label>"
+        "</div><p id='caption'></p><div id='main'><div id='table'></div><div id='panel'></div></div>"
+        "<noscript><p>This page needs JavaScript to step through the match.</p></noscript>"
+        f"<script type='application/json' id='frames'>{_script_json(data)}</script>"
+        f"<script>{_JS}</script></body></html>\n"
+    )
+
+
+def write_page(final: State, path: str | os.PathLike[str], title: str | None = None) -> int:
+    """Write :func:`replay_page` to ``path`` (UTF-8); return the number of frames.
+
+    :class:`~trickrules.errors.ArgumentError` if the file cannot be written.
+    """
+    frames = replay_frames(final)
+    page = _page(frames, final.game.players, title or f"{final.game.title}: replay")
+    try:
+        with open(path, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(page)
+    except OSError as exc:
+        raise ArgumentError(f"{os.fspath(path)!r} cannot be written ({exc.strerror})") from None
+    return len(frames)
