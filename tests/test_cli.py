@@ -22,10 +22,16 @@ def test_rules_prints_the_red_trump_order_with_promoted_names(capsys: pytest.Cap
 def test_rules_json_has_the_documented_shape(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["rules", "quadrille", "--trump", "S", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert set(data) == {"game", "trump", "trump_order", "plain_orders"}
-    assert data["trump_order"][:4] == ["AS", "2S", "AC", "KS"]
-    assert len(data["trump_order"]) == 11
-    assert data["plain_orders"]["H"][0] == "KH"
+    assert set(data) == {
+        "game", "title", "fingerprint", "players", "deck", "points", "total_points", "orders", "contracts", "options",
+        "spec",
+    }  # fmt: skip
+    (order,) = data["orders"]
+    assert order["trump"] == "S"
+    assert order["trump_order"][:4] == ["AS", "2S", "AC", "KS"]
+    assert len(order["trump_order"]) == 11
+    assert order["promoted"]["AS"] == "Spadille"
+    assert order["plain_orders"]["H"][0] == "KH"
 
 
 def test_rules_refuses_a_suit_the_game_does_not_have(capsys: pytest.CaptureFixture[str]) -> None:

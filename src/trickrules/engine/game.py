@@ -79,8 +79,9 @@ class Game:
 
     @property
     def title(self) -> str:
-        """The game's title, as the spec gives it."""
-        return self.spec.title
+        """The game's title: a variant overlay's own title where it gives one, else the spec's."""
+        variant = self.spec.variant
+        return variant.title if variant is not None and variant.title else self.spec.title
 
     @property
     def players(self) -> int:

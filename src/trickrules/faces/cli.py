@@ -7,6 +7,7 @@ when that command runs.
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import os
 import secrets
@@ -23,7 +24,8 @@ from trickrules.errors import ArgumentError, LogFormatError, LogIntegrityError, 
 from trickrules.faces.args import options_of
 from trickrules.faces.bots import BOTS, make_bots
 from trickrules.faces.match import play_match
-from trickrules.faces.render import describe_event, rules_data, rules_text, seat_list
+from trickrules.faces.render import describe_event, game_data, in_print_order, rules_text, seat_list
+from trickrules.faces.table import run_table
 from trickrules.records.eventlog import EventLog
 from trickrules.records.replay import read_header, replay_file
 from trickrules.spec.loader import bundled_names
@@ -35,14 +37,35 @@ def _cmd_rules(args: argparse.Namespace) -> int:
     game = load(args.game, options_of(args.option))
     try:
         if args.json:
-            data = rules_data(game, args.trump)
-            print(json.dumps({k: data[k] for k in ("game", "trump", "trump_order", "plain_orders")}, indent=2))
+            print(json.dumps(game_data(game, args.trump), indent=1, ensure_ascii=False))
         else:
             print(rules_text(game, args.trump))
+            if args.option:
+                print(_changed_by(args.game, args.option, game, args.trump))
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     return 0
+
+
+def _changed_by(name: str, given: list[str], game: Game, trump: str | None) -> str:
+    """What ``--option`` changes: the clauses each choice declares, and the summary's lines that differ."""
+    out = ["", f"What {', '.join(given)} changes from the defaults:"]
+    for key, value in options_of(given).items():
+        option = game.spec.options.get(key)
+        clauses = option.changes.get(str(value), ()) if option is not None else ()
+        if clauses:
+            out.append(f"  {key}={value} changes the clauses {', '.join(clauses)}")
+    before = rules_text(load(name), trump).splitlines()[1:]  # the title line holds the fingerprint
+    after = rules_text(game, trump).splitlines()[1:]
+    diff = difflib.unified_diff(before, after, lineterm="", n=0)
+    lines = [f"  {line}" for line in diff if not line.startswith(("---", "+++", "@@"))]
+    return "\n".join(out + (lines or ["  (nothing in this summary: the change is in a rule it does not show)"]))
+
+
+def _count(n: int, noun: str) -> str:
+    """``n`` and ``noun``, plural unless ``n`` is 1."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def _readable(path: str) -> None:
@@ -64,12 +87,17 @@ def _cmd_check(args: argparse.Namespace) -> int:
     spec = game.spec
     from trickrules.faces.conformance.runner import base_of
 
-    kind = f"overlay of {base_of(args.file)!r}: " if spec.variant else ""
-    print(
-        f"ok: {kind}{spec.name!r} - {game.cards.size} cards, {game.rules.players} players, "
-        f"{len(game.rules.contracts)} contracts, {len(spec.play.obligations)} obligations, "
-        f"{len(spec.scoring.outcomes)} outcomes, {len(spec.options)} options; fingerprint {game.fingerprint}"
-    )
+    base = base_of(args.file) if spec.variant else None
+    kind = (f"overlay of {base!r}: " if base else "overlay: ") if spec.variant else ""
+    counts = [
+        _count(game.cards.size, "card"),
+        _count(game.rules.players, "player"),
+        _count(len(game.rules.contracts), "contract"),
+        _count(len(spec.play.obligations), "obligation"),
+        _count(len(spec.scoring.outcomes), "outcome"),
+        _count(len(spec.options), "option"),
+    ]
+    print(f"ok: {kind}{spec.name!r} ({game.title}) - {', '.join(counts)}; fingerprint {game.fingerprint}")
     return 0
 
 
@@ -77,7 +105,7 @@ def _printer(out: bool) -> Callable[[State], None]:
     """What ``play`` prints after each step: every event described, or only the match's end."""
 
     def show(state: State) -> None:
-        for event in state.last_events:
+        for event in in_print_order(state.last_events):
             if out or isinstance(event, MatchEnded):
                 line = describe_event(event)
                 if line is not None:
@@ -122,13 +150,18 @@ def _cmd_play(args: argparse.Namespace) -> int:
         raise ArgumentError(f"--seed must be from 0 to 2**128 - 1, found {args.seed}")
     _writable(args.log, "--log")
     game = load(args.game, options_of(args.option))
+    if args.seat is not None:
+        game.seat(args.seat, "--seat")
     key = _key_of(args.key_file)
     # No seed given: a secret one, printed so that the match can be played again.
     seed = args.seed if args.seed is not None else secrets.randbits(128)
-    print(f"{game.spec.title}: seed {seed}, {args.bots} bots")
+    print(f"{game.title}: seed {seed}, {args.bots} bots")
     players = make_bots(game, args.bots, seed)
-    final = play_match(game, players, seed, max_deals=args.deals, on_step=_printer(not args.quiet))
-    if not final.is_terminal:
+    if args.seat is not None:  # a person at the table (faces/table.py prints the match's end itself)
+        final = run_table(game, args.seat, seed, players, max_deals=args.deals)
+    else:
+        final = play_match(game, players, seed, max_deals=args.deals, on_step=_printer(not args.quiet))
+    if not final.is_terminal and args.seat is None:
         scores = ", ".join(f"seat {s} {x}" for s, x in final.scoreboard.items())
         print(f"\nStopped after {args.deals} deal(s). Scores: {scores}")
     log = EventLog.from_state(final)
@@ -142,6 +175,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
 def _cmd_replay(args: argparse.Namespace) -> int:
     _readable(args.file)
+    _writable(args.html, "--html")
     if args.spec is not None:
         _readable(args.spec)
     key = _key_of(args.key_file)
@@ -159,6 +193,10 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         print(f"  seat {seat}: {score}")
     if state.winners:
         print(f"  winners: {seat_list(state.winners)}")
+    if args.html:
+        from trickrules.faces.html import write_page
+
+        print(f"Page written to {args.html} ({write_page(state, args.html)} frames).")
     return 0
 
 
@@ -206,6 +244,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
     p.add_argument("--quiet", action="store_true", help="print only the summary")
     p.add_argument("--key-file", help="sign the log written with --log with the key in this file")
+    p.add_argument("--seat", type=int, default=None, help="take this seat yourself; bots play the others")
     p.set_defaults(func=_cmd_play)
 
     p = sub.add_parser("replay", help="verify an event log and print the final standings")
@@ -213,6 +252,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--spec", help="the spec file the match was played from (a log of a game that is not bundled)")
     p.add_argument("--partial", action="store_true", help="accept a log of a match still in progress")
     p.add_argument("--key-file", help="refuse the log unless it is signed with the key in this file")
+    p.add_argument("--html", metavar="OUT", help="write a self-contained page stepping through the match to OUT")
     p.set_defaults(func=_cmd_replay)
 
     from trickrules.faces.conformance.cli import add_commands

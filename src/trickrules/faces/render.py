@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from trickrules.compile.cards import NO_TRUMP
@@ -33,8 +34,9 @@ from trickrules.engine.events import (
     WentAlone,
 )
 from trickrules.engine.state import GameLike
+from trickrules.spec.converter import unstructure
 
-__all__ = ["describe_event", "rules_data", "rules_text"]
+__all__ = ["describe_event", "game_data", "in_print_order", "rules_data", "rules_text"]
 
 
 def rules_data(game: GameLike, trump: str | None = None) -> dict[str, Any]:
@@ -61,6 +63,46 @@ def rules_data(game: GameLike, trump: str | None = None) -> dict[str, Any]:
     }
 
 
+def game_data(game: GameLike, trump: str | None = None) -> dict[str, Any]:
+    """The whole compiled game as plain data (the ``rules --json`` output).
+
+    The deck and card points; the rank orders with their promotions for
+    every trump choice (or only ``trump``); the contracts, low to high; the
+    options with their value, default, choices and the clauses each choice
+    changes; and ``spec``, the resolved spec (the bidding ladder, the play
+    obligations, the payout formulas, the match's end) as the DSL's own data.
+    """
+    cards = game.cards
+    spec = game.spec
+    keys = [_trump_key(game, trump)] if trump is not None else list(cards.trump_keys())
+    orders = []
+    for key in keys:
+        data = rules_data(game, cards.trump_code(key))
+        orders.append({k: data[k] for k in ("trump", "trump_order", "promoted", "plain_orders")})
+    return {
+        "game": game.name,
+        "title": game.title,
+        "fingerprint": game.fingerprint,
+        "players": game.players,
+        "deck": list(cards.codes),
+        "points": {code: p for code, p in zip(cards.codes, cards.points, strict=True) if p},
+        "total_points": sum(cards.points),
+        "orders": orders,
+        "contracts": [c.name for c in game.rules.contracts],
+        "options": {
+            name: {
+                "value": game.options.get(name, opt.default),
+                "default": opt.default,
+                "choices": list(opt.choices),
+                "doc": opt.doc,
+                "changes": {choice: list(clauses) for choice, clauses in opt.changes.items()},
+            }
+            for name, opt in spec.options.items()
+        },
+        "spec": unstructure(spec),
+    }
+
+
 def _trump_key(game: GameLike, trump: str | None) -> int:
     keys = game.cards.trump_keys()
     if trump is None:
@@ -82,7 +124,7 @@ def rules_text(game: GameLike, trump: str | None = None) -> str:
     """A readable rules summary: deck, ranks per trump suit, ladder, obligations, payouts."""
     spec = game.spec
     cards = game.cards
-    out: list[str] = [f"{spec.title} ({game.name}, fingerprint {game.fingerprint})", ""]
+    out: list[str] = [f"{game.title} ({game.name}, fingerprint {game.fingerprint})", ""]
     out.append(f"Deck: {cards.size} cards, {', '.join(s.name for s in spec.deck.suits)}.")
     if any(cards.points) and (spec.deck.card_points or spec.deck.suit_points):
         # Points by card or by suit: the cards worth anything, one by one.
@@ -122,6 +164,8 @@ def rules_text(game: GameLike, trump: str | None = None) -> str:
         )
     out.append("")
     out.append(f"Scoring in {spec.scoring.unit}:")
+    for var, formula in spec.scoring.vars.items():
+        out.append(f"  {var} = {formula}")
     for o in (*spec.scoring.outcomes, *spec.scoring.bonuses):
         pays = "; ".join(
             f"{p.from_ + ' -> ' if p.from_ else ''}{p.to}: {p.amount}{' (split)' if p.split else ''}" for p in o.pay
@@ -131,11 +175,11 @@ def rules_text(game: GameLike, trump: str | None = None) -> str:
     m = spec.match
     ends = []
     if m.target:
-        ends.append(f"a side reaches {m.target}")
+        ends.append(f"when a side reaches {m.target}")
     if m.deals:
-        ends.append(f"after {m.deals} deals")
+        ends.append(f"after {m.deals} deal{'' if m.deals == 1 else 's'}")
     lowest = "; the lowest score wins" if m.winner == "lowest" else ""
-    out.append(f"Match ends when {' or '.join(ends)}{lowest}; ties: {m.tie_break}.")
+    out.append(f"Match ends {' or '.join(ends) or 'never by itself'}{lowest}; ties: {m.tie_break}.")
     if spec.options:
         out.append("")
         out.append("Options:")
@@ -174,6 +218,37 @@ def seat_list(seats: tuple[int, ...] | list[int]) -> str:
     return f"seats {', '.join(map(str, seats))}"
 
 
+#: What a pass declines, by the phase it is made in (a pass in the auction reads "pass").
+_DECLINED = {
+    "bidding": "pass",
+    "making": "pass (makes no trumps)",
+    "alone": "does not go alone",
+    "declare": "declares nothing",
+    "announce": "announces nothing",
+}
+
+
+def in_print_order(events: Sequence[Event]) -> list[Event]:
+    """A step's events in the order a printout shows them: each deal's cards before its antes.
+
+    A deal's antes are paid before its cards are dealt, in the step that
+    ended the deal before (after its ``DealScored``); printed in that order
+    they would read as part of the old deal. So a ``Dealt`` is moved to the
+    start of its deal: just after the last ``DealScored`` before it, or to
+    the start of the step.
+    """
+    out: list[Event] = []
+    start = 0  # where the deal under way in this step begins in ``out``
+    for event in events:
+        if isinstance(event, Dealt):
+            out.insert(start, event)
+        else:
+            out.append(event)
+        if isinstance(event, DealScored):
+            start = len(out)
+    return out
+
+
 def describe_event(event: Event) -> str | None:
     """One line for a match printout, or ``None`` for events not worth a line."""
     if isinstance(event, Dealt):
@@ -187,7 +262,7 @@ def describe_event(event: Event) -> str | None:
     if isinstance(event, Redeal):
         return "All passed; the cards are dealt again"
     if isinstance(event, Passed):
-        return f"  seat {event.seat}: pass"
+        return f"  seat {event.seat}: {_DECLINED.get(event.phase, 'pass')}"
     if isinstance(event, BidMade):
         return f"  seat {event.seat}: bid {event.contract}"
     if isinstance(event, TricksBid):
