@@ -521,7 +521,7 @@ def verify_variant(overlay: str, suite: Suite) -> VariantReport:
     """
     base = base_of(overlay)
     if base is None:
-        raise SpecError(f"{overlay}: not an overlay of a bundled game (it needs 'extends').")
+        raise SpecError(f"{overlay}: it extends no bundled game, so no conformance case compares it with its base.")
     variant_game = load(overlay)
     spec = variant_game.spec
     declared = set(spec.variant.changes if spec.variant else ())
