@@ -71,3 +71,16 @@ def test_bad_input_is_one_line_on_stderr_and_exit_2(
     assert len(lines) == 1, captured.err
     assert fragment in lines[0]
     assert "Traceback" not in captured.err
+
+
+def test_an_outcome_named_for_every_seat_counts_once_per_deal(capsys: pytest.CaptureFixture[str]) -> None:
+    # Hearts names its penalty outcome once per seat in a deal; the share of deals naming it is at most 1
+    # (it was counted per seat, 400%, and --compare then failed taking the root of a negative variance).
+    assert main(["simulate", "hearts", "-n", "20", "--seed", "1", "--compare", "jd_bonus=on", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    for side in ("base", "variant"):
+        deals = data[side]["deals"]
+        assert data[side]["outcomes"]
+        assert all(0 < count <= deals for count in data[side]["outcomes"].values())
+    shares = [row for row in data["differences"] if row["quantity"].startswith("share of deals: outcome")]
+    assert shares

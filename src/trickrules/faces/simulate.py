@@ -127,7 +127,8 @@ def _deal_scored(game: Game, before: State, after: State, tally: Tally, board: t
             if declarer in team:
                 side.update(team)
         side_tricks = sum(tricks[s] for s in side)
-    outcomes = tuple(name for name in scored.outcome.split(", ") if name and name != "none")
+    # Each outcome once per deal, however many seats it named (the statistics count deals that named it).
+    outcomes = tuple(dict.fromkeys(name for name in scored.outcome.split(", ") if name and name != "none"))
     success = declarer is not None and deltas[declarer] > 0
     tally.add_deal(contract, declarer, deal.forced, success, side_tricks, tuple(tricks), outcomes, deltas)
     return scored.scoreboard
