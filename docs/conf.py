@@ -58,4 +58,4 @@ html_theme = "furo"
 html_title = f"trickrules {release}"
 html_static_path: list[str] = []
 # The log's JSON Schema is not a page, but the site serves it beside the pages.
-html_extra_path = ["log-schema.json"]
+html_extra_path = ["../src/trickrules/records/log-schema.json"]

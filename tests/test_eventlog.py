@@ -27,10 +27,10 @@ from trickrules import EventLog, Game, LogFormatError, LogIntegrityError, State,
 from trickrules.engine.events import ACTION_EVENTS, EVENT_TYPES, CardGiven, CardPlayed, Dealt
 from trickrules.engine.obligations import REASONS
 from trickrules.records import logcodec as logcodec_module
-from trickrules.records.eventlog import MAX_LOG_BYTES, LogHeader
+from trickrules.records.eventlog import MAX_LOG_BYTES, LogHeader, log_schema
 
 ROOT = Path(__file__).resolve().parents[1]
-SCHEMA: dict[str, Any] = json.loads((ROOT / "docs" / "log-schema.json").read_text(encoding="utf-8"))
+SCHEMA: dict[str, Any] = log_schema()
 VALIDATOR = Draft202012Validator(SCHEMA)
 
 #: Short matches of each bundled game.

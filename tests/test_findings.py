@@ -22,6 +22,7 @@ from trickrules.engine.events import Announced, DealScored
 from trickrules.engine.phases.deal import MAX_START, MAX_START_TEXT
 from trickrules.faces.bots import make_bots
 from trickrules.faces.match import play_match
+from trickrules.records.eventlog import log_schema
 
 
 def test_finding1_a_lone_hombre_answering_the_late_vole_by_leading_writes_a_log_that_replays() -> None:
@@ -44,7 +45,7 @@ def test_finding1_a_lone_hombre_answering_the_late_vole_by_leading_writes_a_log_
 
 
 def test_finding1_the_log_of_a_vole_announced_by_leading_matches_the_log_schema() -> None:
-    schema = json.loads((Path(__file__).resolve().parent.parent / "docs" / "log-schema.json").read_text())
+    schema = log_schema()
     validator = Draft202012Validator(schema)
     game = trickrules.load("quadrille-fi")
     text = EventLog.from_state(play_match(game, make_bots(game, "random", 87), 87)).to_json()

@@ -4,7 +4,7 @@ A log is a header and the events in order. On disk it is JSON Lines: the
 header on the first line, then one event per line, each with its sequence
 number (``seq``, from 0) and its actor (a seat number, or ``"dealer"`` for
 dealing and everything the rules derive). ``docs/log-format.md`` documents
-the format and ``docs/log-schema.json`` is its JSON Schema;
+the format and ``log-schema.json`` next to this module (:func:`log_schema`) is its JSON Schema;
 :mod:`trickrules.records.logcodec` reads and writes the lines, and
 :mod:`trickrules.records.replay` rebuilds a match from a log.
 """
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+from importlib import resources
 from typing import Any
 
 from attrs import evolve, frozen
@@ -39,7 +40,7 @@ from trickrules.records.logcodec import (
 from trickrules.records.strictjson import show
 from trickrules.spec.loader import bundled_names
 
-__all__ = ["FORMAT", "MAX_LOG_BYTES", "VERSION", "EventLog", "LogEntry", "LogHeader"]
+__all__ = ["FORMAT", "MAX_LOG_BYTES", "VERSION", "EventLog", "LogEntry", "LogHeader", "log_schema"]
 
 #: Larger logs are refused before parsing (by :meth:`EventLog.from_json` and :meth:`EventLog.load`).
 MAX_LOG_BYTES = 64 * 1024 * 1024
@@ -194,3 +195,14 @@ class EventLog:
         hands = tuple(h if s == seat else (HIDDEN,) * len(h) for s, h in enumerate(self.header.hands))
         header = evolve(self.header, seed=None, hands=hands, seat=seat, events=None, mac=None)
         return EventLog(header, tuple(entries))
+
+
+def log_schema() -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of one line of a log, as shipped in the package.
+
+    It is ``log-schema.json`` in ``trickrules.records``, so it can also be read
+    with ``importlib.resources.files("trickrules.records") / "log-schema.json"``.
+    """
+    text = resources.files("trickrules.records").joinpath("log-schema.json").read_text(encoding="utf-8")
+    found: dict[str, Any] = json.loads(text)
+    return found
