@@ -60,7 +60,16 @@ def _cmd_conformance(args: argparse.Namespace) -> int:
             f"no document or game {', '.join(map(repr, unknown))} in the suite (games and documents: "
             f"{', '.join(sorted(known))})"
         )
-    reports = run_suite(suite, args.games, spec=args.spec, select=args.select, seeds=Path(args.seeds))
+    seeds = _seeds(args.seeds, suite, args.require_sources)
+    reports = run_suite(suite, args.games, spec=args.spec, select=args.select, seeds=seeds)
+    unchecked = [r.source for r in reports if not r.sources_checked]
+    if unchecked:
+        print(
+            f"conformance: the source documents are not in {seeds} ({', '.join(unchecked)}): the digests of their "
+            "lines were not checked, only the cases ran; point --seeds at the documents' folder, or pass "
+            "--require-sources to make this an error",
+            file=sys.stderr,
+        )
     if args.json:
         print(json.dumps({"documents": [r.counts() for r in reports], "total": _totals(reports)}, indent=2))
     else:
@@ -77,6 +86,23 @@ def _cmd_conformance(args: argparse.Namespace) -> int:
                 print(describe_failure(failure, suite))
     bad = any(r.failed or r.unaccounted or r.problems for r in reports)
     return 1 if bad else 0
+
+
+def _seeds(given: str | None, suite: Suite, required: bool) -> Path:
+    """The folder of the source documents: ``--seeds``, which must hold every document a manifest names.
+
+    Without ``--seeds`` the bundled place (``shared/seeds`` beside the
+    checkout) is used; a document missing there is only reported, unless
+    ``--require-sources``.
+    """
+    folder = Path(given) if given is not None else SEEDS
+    missing = [m.document.source for m in suite.manifests if not (folder / m.document.source).is_file()]
+    if given is not None and not folder.is_dir():
+        raise ArgumentError(f"--seeds: {given!r} is not a folder that exists")
+    if missing and (given is not None or required):
+        where = f"--seeds {given!r}" if given is not None else f"{folder} (--require-sources)"
+        raise ArgumentError(f"{where}: the source documents {', '.join(missing)} are not there")
+    return folder
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
@@ -149,7 +175,12 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
     p.add_argument("--select", help="only cases whose id or clause matches this glob")
     p.add_argument("--json", action="store_true", help="print the counts as JSON")
     p.add_argument("--root", help="the conformance folder (default: the bundled one)")
-    p.add_argument("--seeds", default=str(SEEDS), help="the folder of the source documents")
+    p.add_argument("--seeds", help=f"the folder of the source documents (default: {SEEDS})")
+    p.add_argument(
+        "--require-sources",
+        action="store_true",
+        help="fail if the source documents are not found (their lines' digests cannot be checked without them)",
+    )
     p.set_defaults(func=_cmd_conformance)
 
     p = sub.add_parser(

@@ -46,6 +46,8 @@ class Line:
     clauses: tuple[str, ...] = ()
     why: str = ""
     findings: tuple[str, ...] = ()
+    #: 12 hex digits of the line's normalised text (``sources.line_digest``): an edit to the line shows.
+    digest: str = ""
 
 
 @frozen

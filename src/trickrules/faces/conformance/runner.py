@@ -19,6 +19,7 @@ from trickrules.engine.game import Game, load
 from trickrules.engine.state import GameLike, State
 from trickrules.errors import IllegalActionError, SpecError, TrickrulesError
 from trickrules.faces.conformance.model import Case, Expect, Manifest, load_cases, load_manifest
+from trickrules.faces.conformance.sources import account
 from trickrules.faces.render import rules_data
 from trickrules.records.view import View
 from trickrules.spec.converter import unstructure
@@ -320,6 +321,8 @@ class DocumentReport:
     unaccounted: int
     problems: tuple[str, ...]
     failures: tuple[CaseResult, ...]
+    #: Whether the source document was at hand, so that its lines' text was checked against the digests.
+    sources_checked: bool = False
 
     def counts(self) -> dict[str, Any]:
         """The counts as the ``--json`` output gives them."""
@@ -337,47 +340,6 @@ class DocumentReport:
                 "unaccounted",
             )
         }
-
-
-def _source_lines(manifest: Manifest, seeds: Path) -> list[str] | None:
-    path = seeds / manifest.document.source
-    if not path.is_file():
-        return None
-    return path.read_text(encoding="utf-8").split("\n")
-
-
-def _account(manifest: Manifest, seeds: Path, known_clauses: set[str]) -> tuple[int, int, int, list[str]]:
-    """(non-blank lines, normative, informative, problems) for a manifest against its source."""
-    problems: list[str] = []
-    text = _source_lines(manifest, seeds)
-    entries = {line.n: line for line in manifest.line}
-    if len(entries) != len(manifest.line):
-        problems.append("a line number is accounted for twice")
-    recorded = list(manifest.document.nonblank)
-    if text is None:
-        # Without the source (a checkout without shared/), the recorded line map stands in.
-        nonblank = recorded or sorted(entries)
-    else:
-        nonblank = [n for n, line in enumerate(text, start=1) if line.strip()]
-        if recorded and recorded != nonblank:
-            problems.append("the source's non-blank lines differ from the manifest's [document] nonblank list")
-    for n in nonblank:
-        entry = entries.get(n)
-        if entry is None:
-            problems.append(f"line {n} is not accounted for")
-        elif entry.kind == "normative" and not entry.clauses:
-            problems.append(f"line {n} is normative but names no clause")
-        elif entry.kind == "informative" and not entry.why:
-            problems.append(f"line {n} is informative but says not why")
-    for n in sorted(set(entries) - set(nonblank)):
-        problems.append(f"line {n} is blank or beyond the end of the source, but has an entry")
-    for entry in manifest.line:
-        for clause in entry.clauses:
-            if clause not in known_clauses:
-                problems.append(f"line {entry.n} names the unknown clause {clause!r}")
-    normative = sum(1 for n in nonblank if n in entries and entries[n].kind == "normative")
-    informative = sum(1 for n in nonblank if n in entries and entries[n].kind == "informative")
-    return len(nonblank), normative, informative, problems
 
 
 def run_suite(
@@ -408,7 +370,8 @@ def run_suite(
         doc = manifest.document
         if wanted and doc.id not in wanted and doc.game not in wanted:
             continue
-        lines, normative, informative, problems = _account(manifest, seeds, set(clauses_all))
+        accounting = account(manifest, seeds, set(clauses_all))
+        problems = list(accounting.problems)
         mine = sorted({c for entry in manifest.line for c in entry.clauses} | {c.id for c in manifest.clause})
         cases: dict[str, Case] = {}
         for clause_id in mine:
@@ -442,9 +405,9 @@ def run_suite(
             DocumentReport(
                 source=doc.source,
                 document=doc.id,
-                lines=lines,
-                normative=normative,
-                informative=informative,
+                lines=accounting.lines,
+                normative=accounting.normative,
+                informative=accounting.informative,
                 clauses=len(mine),
                 cases=len(cases),
                 passed=passed,
@@ -452,6 +415,7 @@ def run_suite(
                 unaccounted=unaccounted,
                 problems=tuple(problems),
                 failures=tuple(failures),
+                sources_checked=accounting.checked,
             )
         )
     return reports
