@@ -17,6 +17,23 @@ from trickrules.faces.cli import main
 ROOT = Path(__file__).resolve().parent.parent
 MANILLE = str(ROOT / "specs" / "manille.toml")
 
+
+def _a_log() -> str:
+    """A finished Manille log in a temporary file, for the commands that need one."""
+    import tempfile
+
+    import trickrules
+
+    state = trickrules.load("manille").new_match(seed=1)
+    while not state.is_terminal:
+        state = state.apply(state.legal_actions()[0])
+    path = Path(tempfile.mkdtemp()) / "m.jsonl"
+    trickrules.EventLog.from_state(state).save(path)
+    return str(path)
+
+
+LOG = _a_log()
+
 BAD_INPUTS = [
     # the reproductions of the issue
     ["verify", "--option", "manille:scoring=bogus"],
@@ -58,6 +75,18 @@ BAD_INPUTS = [
     ["simulate", "manille", "-n", "-5"],
     ["simulate", "manille", "--jobs", "0"],
     ["simulate", "manille", "--bots", "random,random"],
+    # the commands and flags added for the newcomer's path
+    ["play", "manille", "--seat", "4"],
+    ["play", "manille", "--seat", "-1"],
+    ["play", "manille", "--seat", "north"],
+    ["replay", LOG, "--spec", "/nonexistent.toml"],
+    ["replay", LOG, "--spec", "/"],
+    ["replay", LOG, "--html", "/nonexistent/dir/x.html"],
+    ["replay", LOG, "--html", "/"],
+    ["conformance", "--seeds", "/nonexistent"],
+    ["conformance", "--seeds", "/tmp"],
+    ["rules", "manille", "--option", "scoring=bogus", "--json"],
+    ["check", "/"],
 ]
 
 
