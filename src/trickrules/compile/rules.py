@@ -130,6 +130,8 @@ class Rules(Sealed):
     allow_no_trump: bool
     contracts: tuple[CompiledContract, ...]
     auction: str
+    #: A player before the high bidder (from the eldest) may bid the same contract.
+    earlier_may_hold: bool
     all_pass: str
     all_pass_redeal_next: bool
     all_pass_contract: int
@@ -146,6 +148,8 @@ class Rules(Sealed):
     call_allow_own_fallback: bool
     call_allow_trump_fallback: bool
     call_allow_trump: bool
+    #: ``call_allow_trump`` in a contract forced by ``all_pass``.
+    call_allow_trump_forced: bool
     call_public: bool
     play: PlayRules
     declarations: tuple[CompiledDeclaration, ...]
@@ -539,6 +543,7 @@ def compile_rules(spec: Spec, cards: CardTable, where: str) -> Rules:
         allow_no_trump=spec.trump.allow_none or spec.trump.chosen_by == "none",
         contracts=contracts,
         auction=spec.bidding.auction,
+        earlier_may_hold=spec.bidding.earlier_may_hold,
         all_pass=spec.bidding.all_pass.action,
         all_pass_redeal_next=spec.bidding.all_pass.redeal_by == "next_dealer",
         all_pass_contract=ap_contract,
@@ -552,6 +557,7 @@ def compile_rules(spec: Spec, cards: CardTable, where: str) -> Rules:
         call_fallback_replaces=callspec.fallback_replaces,
         call_allow_own_fallback=callspec.allow_own_fallback,
         call_allow_trump=callspec.allow_trump,
+        call_allow_trump_forced=callspec.allow_trump or callspec.allow_trump_forced,
         call_allow_trump_fallback=callspec.allow_trump or callspec.allow_trump_fallback,
         call_public=callspec.public,
         play=play,

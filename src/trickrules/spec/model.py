@@ -226,7 +226,8 @@ class CallSpec(Sealed):
     only they. ``allow_own`` permits calling a card the declarer holds
     (``allow_own_fallback`` the same for the fallback ranks, and
     ``allow_trump_fallback`` lets a fallback card be a trump even when
-    ``allow_trump`` is off). With ``public``
+    ``allow_trump`` is off; ``allow_trump_forced`` is ``allow_trump`` for a
+    contract forced on a player when everyone passed). With ``public``
     the called card's holder is announced at once instead of staying secret.
     """
 
@@ -237,6 +238,7 @@ class CallSpec(Sealed):
     allow_own_fallback: bool = False
     allow_trump: bool = False
     allow_trump_fallback: bool = False
+    allow_trump_forced: bool = False
     public: bool = False
 
 
@@ -325,12 +327,15 @@ class BiddingSpec(Sealed):
     is out of the auction); ``until_consecutive_passes``: it goes round until
     everyone else has passed in a row after the last bid (or everyone, with no
     bid), and a player who passed may bid again when his turn comes back.
+    With ``earlier_may_hold`` a player who speaks before the high bidder in
+    the order from the eldest may bid the same contract (hold it).
     """
 
     contracts: tuple[ContractSpec, ...] = ()
     auction: str = field(
         default="once_around", validator=in_(("once_around", "until_passes", "until_consecutive_passes"))
     )
+    earlier_may_hold: bool = False
     all_pass: AllPassSpec = AllPassSpec()
     announcements: tuple[AnnouncementSpec, ...] = ()
 

@@ -2,7 +2,9 @@
 
 Forms (``bidding.auction``): ``until_passes`` (a seat that passed is out),
 ``until_consecutive_passes`` (the passes after the last bid end it) and
-``once_around``. When everyone passes, the spec forces a contract on the
+``once_around``. With ``bidding.earlier_may_hold`` a seat that speaks
+before the high bidder (counting from the eldest) may bid the same
+contract. When everyone passes, the spec forces a contract on the
 holder of a given card, plays without a contract, or redeals.
 """
 
@@ -26,6 +28,18 @@ if TYPE_CHECKING:
 __all__ = ["MECHANISM"]
 
 
+def _lowest(state: State, seat: int) -> int:
+    """The lowest rung ``seat`` may bid: above the high bid, or equal to it when he may hold it."""
+    high, bidder = state.tally.auction.high, state.tally.auction.bidder
+    if high is None:
+        return 0
+    if state.game.rules.earlier_may_hold and bidder is not None:
+        n, eldest = state.game.players, state.deal.dealer + 1
+        if (seat - eldest) % n < (bidder - eldest) % n:  # he speaks before the high bidder
+            return high
+    return high + 1
+
+
 def _offered(state: State) -> list[Action]:
     game = state.game
     shared_ = game._shared
@@ -33,8 +47,7 @@ def _offered(state: State) -> list[Action]:
     assert seat is not None
     out = [shared_.pass_action]
     dealt = state.deal.dealt[seat]
-    high = state.tally.auction.high
-    for c in game.rules.contracts[0 if high is None else high + 1 :]:  # only higher bids
+    for c in game.rules.contracts[_lowest(state, seat) :]:  # only higher bids, or an equal one held
         if c.requires_mask & ~dealt:
             continue
         if not is_eligible(state, seat, c):
@@ -53,10 +66,10 @@ def _why(state: State, action: Action, actions: tuple[Action, ...]) -> str:
         return f"{what}: there is no contract {action.arg!r} (contracts: {', '.join(names)})."
     c = game.rules.contracts[names.index(action.arg)]
     high = state.tally.auction.high
-    if high is not None and c.index <= high:
-        return f"{what}: a bid must be higher than {names[high]}."
     seat = state.to_move
     assert seat is not None
+    if high is not None and c.index < _lowest(state, seat):
+        return f"{what}: a bid must be higher than {names[high]}."
     if c.requires_mask & ~state.deal.dealt[seat]:
         need = game.cards.format(i for i in range(game.cards.size) if (c.requires_mask >> i) & 1)
         return f"{what}: {c.name} needs {need} in the bidder's hand."

@@ -51,7 +51,8 @@ def callable_cards(state: State) -> list[int]:
             found.append(c)
         return found, all_held
 
-    primary, all_held = pick(rules.call_ranks, rules.call_allow_own, rules.call_allow_trump)
+    trumps_ok = rules.call_allow_trump_forced if d.forced else rules.call_allow_trump
+    primary, all_held = pick(rules.call_ranks, rules.call_allow_own, trumps_ok)
     if all_held and rules.call_fallback_ranks:
         extra, _ = pick(rules.call_fallback_ranks, rules.call_allow_own_fallback, rules.call_allow_trump_fallback)
         if rules.call_fallback_replaces:
