@@ -294,3 +294,25 @@ def test_no_undertrump_leaves_the_low_trumps_when_nothing_else_is_allowed() -> N
         plain,
         "no_undertrump",
     )
+
+
+def test_no_normative_clause_is_pinned_by_one_case() -> None:
+    """Every clause that states a rule has at least two cases (the rule and its edge, both sides, ...)."""
+    counts: dict[str, int] = {}
+    for case in suite().cases:
+        for clause in case.clauses:
+            counts[clause] = counts.get(clause, 0) + 1
+    thin = [
+        f"{c.id} ({counts.get(c.id, 0)})" for m in suite().manifests for c in m.clause
+        if c.testable != "meta" and counts.get(c.id, 0) < 2
+    ]  # fmt: skip
+    assert not thin, thin
+
+
+def test_no_reading_is_only_planned() -> None:
+    """Every finding's other reading is an option of its game, or the manifest says why no one plays it."""
+    undecided = [
+        f.id for m in suite().manifests for f in m.finding
+        if f.alternative and (f.option.startswith("planned") or not (f.option or f.no_option_because))
+    ]  # fmt: skip
+    assert not undecided, undecided
