@@ -28,6 +28,7 @@ VARIANTS = [
     *[(name, {}) for name in bundled_names()],
     ("cuatrola", {"end_hand_when_decided": "on"}),
     ("manille", {"revoke": "penalise"}),
+    ("quadrille", {"called_king_public": "on"}),  # a public call: its holder still may not lead it
 ]
 
 

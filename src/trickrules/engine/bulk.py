@@ -60,6 +60,7 @@ def play_random(state: State, seats: int, rng: random.Random) -> tuple[State, in
     following = t.next_seat[d.seats_out]
     order = t.trick_seats[d.seats_out]
     called = d.called if d.called is not None and not d.revealed else -1
+    no_lead = t.rules.play.called_card_no_lead
     hands = list(state.hands)
     won = list(tally.won)
     winners = list(tally.winners)
@@ -73,8 +74,10 @@ def play_random(state: State, seats: int, rng: random.Random) -> tuple[State, in
             mask = leads_mask(t, hand, trick, leader, seat, d, not winners, won)[0]
         elif trick:
             mask = legal_play_mask(t, hand, trick, leader, seat, d)[0]
+        elif no_lead and seat == d.partner:  # the called card's holder may not lead it (public or not)
+            mask = legal_play_mask(t, hand, (), leader, seat, d)[0]
         else:
-            mask = legal_play_mask(t, hand, (), leader, seat, d)[0] if called >= 0 else hand
+            mask = hand
         choices = cards_in(mask)
         card = choices[int(rng.random() * len(choices))]
         ends_trick = len(trick) == last
