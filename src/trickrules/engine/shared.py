@@ -9,7 +9,7 @@ from trickrules.compile.codegen import unpacker
 from trickrules.compile.tables import Tables
 from trickrules.engine.actions import Action
 from trickrules.engine.events import BidMade, CardPlayed, Passed, shared
-from trickrules.engine.records import Actor
+from trickrules.engine.records import Actor, Phase
 
 __all__ = ["SharedValues"]
 
@@ -44,7 +44,7 @@ class SharedValues:
         #: Per seat (and contract, and card): the step's events, shared.
         #: Per seat: a pass in the auction.
         self.pass_events: tuple[tuple[tuple[Actor, Passed]], ...] = tuple(
-            ((seat, shared(Passed, seat, "bidding")),) for seat in seats
+            ((seat, shared(Passed, seat, Phase.BIDDING.value)),) for seat in seats
         )
         self.bid_events: tuple[tuple[tuple[tuple[Actor, BidMade]], ...], ...] = tuple(
             tuple(((seat, shared(BidMade, seat, c.name)),) for c in rules.contracts) for seat in seats

@@ -41,7 +41,8 @@ from trickrules.engine.records import Phase
 from trickrules.engine.state import State
 from trickrules.errors import ArgumentError, LogIntegrityError
 from trickrules.faces.render import describe_event, seat_list
-from trickrules.records.replay import action_of
+from trickrules.records.eventlog import EventLog
+from trickrules.records.replay import action_of, first_state
 from trickrules.records.view import make_view
 
 __all__ = ["Frame", "Panel", "replay_frames", "replay_page", "write_page"]
@@ -179,15 +180,8 @@ class _Walk:
 
 def replay_frames(final: State) -> tuple[Frame, ...]:
     """The frames of the match that led to ``final``, played again from its first state."""
-    game, m = final.game, final.match
-    state = game.new_match(
-        seed=m.seed,
-        dealer=m.first_dealer,
-        hands=m.stacked or None,
-        turned=m.stacked_turned or None,
-        scores=m.start_scores or None,
-        pot=m.start_pot,
-    )
+    game = final.game
+    state = first_state(game, EventLog.from_state(final).header)
     walk = _Walk(state)
     entries = final.entries()
     at = len(state.last)

@@ -33,6 +33,7 @@ from trickrules.engine.events import (
     TurnedTaken,
     WentAlone,
 )
+from trickrules.engine.records import Phase
 from trickrules.engine.state import GameLike
 from trickrules.spec.converter import unstructure
 
@@ -220,11 +221,11 @@ def seat_list(seats: tuple[int, ...] | list[int]) -> str:
 
 #: What a pass declines, by the phase it is made in (a pass in the auction reads "pass").
 _DECLINED = {
-    "bidding": "pass",
-    "making": "pass (makes no trumps)",
-    "alone": "does not go alone",
-    "declare": "declares nothing",
-    "announce": "announces nothing",
+    Phase.BIDDING.value: "pass",
+    Phase.MAKING.value: "pass (makes no trumps)",
+    Phase.ALONE.value: "does not go alone",
+    Phase.DECLARE.value: "declares nothing",
+    Phase.ANNOUNCE.value: "announces nothing",
 }
 
 

@@ -26,7 +26,7 @@ from trickrules.records.logcodec import LogEntry, LogHeader, Verifier, entries_o
 from trickrules.records.strictjson import show
 from trickrules.spec.loader import bundled_names
 
-__all__ = ["action_of", "options_of", "read_header", "replay", "replay_file"]
+__all__ = ["action_of", "first_state", "options_of", "read_header", "replay", "replay_file"]
 
 
 def action_of(game: GameLike, event: Event) -> Action:
@@ -70,6 +70,21 @@ def replay_file(
     _check_args(game, partial, key)
     header, entries = entries_of(file_lines(where))
     return _replay(header, entries, game, partial, key)
+
+
+def first_state(game: GameLike, h: LogHeader) -> State:
+    """The match's first state as a log's header gives it: its seed, first dealer, stacked hands and totals.
+
+    ``ValueError`` (from ``new_match``) if the header's values do not fit the game.
+    """
+    return game.new_match(
+        seed=h.seed,
+        dealer=h.dealer,
+        hands=h.hands or None,
+        turned=h.turned or None,
+        scores=h.scores or None,
+        pot=h.pot,
+    )
 
 
 def read_header(path: str | os.PathLike[str]) -> LogHeader:
@@ -155,14 +170,7 @@ def _replay(
     verifier = Verifier(key, h) if key is not None else None
     game = _game_of(h, game)
     try:
-        state = game.new_match(
-            seed=h.seed,
-            dealer=h.dealer,
-            hands=h.hands or None,
-            turned=h.turned or None,
-            scores=h.scores or None,
-            pot=h.pot,
-        )
+        state = first_state(game, h)
     except ValueError as exc:
         raise LogIntegrityError(f"header: {exc}") from None
     feed = _Feed(entries, verifier)

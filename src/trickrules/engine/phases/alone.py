@@ -71,7 +71,7 @@ def _step(state: State, action: Action) -> State:
             d = evolve(d, seats_out=out)
         events = [(seat, WentAlone(seat))]
     else:
-        events = [(seat, shared(Passed, seat, "alone"))]
+        events = [(seat, shared(Passed, seat, Phase.ALONE.value))]
     defenders = _defenders(state, d)
     if making.defend_alone and not (action.verb == "alone" and seat != d.declarer):
         later = defenders if seat == d.declarer else defenders[defenders.index(seat) + 1 :]

@@ -101,7 +101,7 @@ def _step_late(state: State, action: Action) -> State:
     real_partner = d.partner is not None and d.partner != d.declarer
     events: list[tuple[Actor, Event]]
     if action.verb == "pass":
-        events = [(seat, shared(Passed, seat, "announce"))]
+        events = [(seat, shared(Passed, seat, Phase.ANNOUNCE.value))]
         d = evolve(d, late=None, consent=False, declined=(*d.declined, late))
         if entry.refused == "ends_deal":
             # The deal ends here and is scored on the tricks taken so far.
@@ -143,7 +143,7 @@ def _step(state: State, action: Action) -> State:
     assert seat is not None
     events: list[tuple[Actor, Event]]
     if action.verb == "pass":
-        events = [(seat, shared(Passed, seat, "announce"))]
+        events = [(seat, shared(Passed, seat, Phase.ANNOUNCE.value))]
         d = evolve(d, announce_done=True)
     else:
         events = [(seat, shared(Announced, seat, action.arg))]

@@ -113,7 +113,7 @@ def _step(state: State, action: Action) -> State:
     events: list[tuple[Actor, Event]] = []
     seats = tally.window
     if action.verb == "pass":
-        events.append((seat, shared(Passed, seat, "declare")))
+        events.append((seat, shared(Passed, seat, Phase.DECLARE.value)))
         seats = seats[1:]
         lost = [
             m

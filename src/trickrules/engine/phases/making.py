@@ -84,7 +84,7 @@ def _step(state: State, action: Action) -> State:
     n = game.players
     spoken = state.tally.auction.spoken
     if action.verb == "pass":
-        said = ((seat, shared(Passed, seat, "making")),)
+        said = ((seat, shared(Passed, seat, Phase.MAKING.value)),)
         if spoken + 1 < n * len(making.rounds):
             tally = evolve(state.tally, auction=Auction(spoken=spoken + 1))
             return setup.moved(state, Phase.MAKING, game._tables.next_seat[0][seat], d, said, tally)
