@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 import attrs
 from hypothesis import strategies as st
 
+import parts
 import trickrules
 from trickrules import Action, EventLog, Game, IllegalActionError, State, View
 from trickrules.compile.cards import bits
@@ -307,20 +308,21 @@ def card_locations(state: State) -> list[int]:
     masks = [*state.hands, *state.tally.won]
     masks.extend(1 << c for c in state.trick)
     exchange = state.game.rules.contracts[d.contract].exchange if d.contract is not None else 0
-    delivered = exchange > 0 and len(d.returned) == exchange
+    delivered = exchange > 0 and len(parts.returned(state)) == exchange
     if not delivered:
-        masks.extend(1 << c for c in (*d.given, *d.returned))
+        masks.extend(1 << c for c in (*parts.given(state), *parts.returned(state)))
     # The stock (cards no hand was dealt), less the turned card once the dealer has taken it up,
     # and the cards discarded face down after that.
     dealt = 0
     for hand in d.dealt:
         dealt |= hand
     stock = full_deck(state.game) & ~dealt
-    if d.turned is not None and (state.phase == "discard" or d.discarded):
-        stock &= ~(1 << d.turned)
-    masks.extend((stock, d.discarded))
+    turned = parts.turned(state)
+    if turned is not None and (state.phase == "discard" or parts.discarded(state)):
+        stock &= ~(1 << turned)
+    masks.extend((stock, parts.discarded(state)))
     if state.phase == "passing":  # cards passed face down, delivered when everyone has passed
-        masks.extend(d.passed)
+        masks.extend(parts.passed(state))
     return masks
 
 
@@ -629,22 +631,21 @@ def hidden_from(state: State, seat: int) -> int:
     for s, hand in enumerate(state.hands):
         if s != seat:
             others |= hand
-    for c in (*d.given, *d.returned):
+    for c in (*parts.given(state), *parts.returned(state)):
         others |= 1 << c
     if state.phase == "passing":  # cards passed by others, not yet delivered
-        for s, passed in enumerate(d.passed):
+        for s, passed in enumerate(parts.passed(state)):
             others |= passed if s != seat else 0
     seen = d.dealt[seat] | state.hands[seat]
     for mask in state.tally.won:
         seen |= mask
     for c in state.trick:
         seen |= 1 << c
-    if d.turned is not None:
-        seen |= 1 << d.turned
-    if d.called is not None:
-        seen |= 1 << d.called
+    for card in (parts.turned(state), parts.called(state)):
+        if card is not None:
+            seen |= 1 << card
     if seat in (d.declarer, d.partner) and d.declarer != d.partner:
-        for c in (*d.given, *d.returned):
+        for c in (*parts.given(state), *parts.returned(state)):
             seen |= 1 << c
     return others & ~seen
 
@@ -695,8 +696,8 @@ def called_card_moved(state: State) -> bool:
     declarer, who then holds it although the partner is still its first
     holder (and is named so when the card is played).
     """
-    d = state.deal
-    return d.called is not None and d.called in d.returned
+    card = parts.called(state)
+    return card is not None and card in parts.returned(state)
 
 
 def check_partner_secret(state: State) -> None:
@@ -706,22 +707,23 @@ def check_partner_secret(state: State) -> None:
     partner, and the log's ``partner_revealed`` event names it.
     """
     d = state.deal
-    if d.called is None:
+    card = parts.called(state)
+    if card is None:
         return
     players = state.game.rules.players
-    called = state.game.cards.codes[d.called]
-    if not d.revealed:
+    called = state.game.cards.codes[card]
+    if not parts.revealed(state):
         for seat in range(players):
             view = View.from_state(state, seat)
             if seat == d.partner:
-                assert view.partner == d.partner
+                assert parts.v_partner(view) == d.partner
             else:
-                assert view.partner is None, f"seat {seat} sees the secret partner"
+                assert parts.v_partner(view) is None, f"seat {seat} sees the secret partner"
                 if not called_card_moved(state):
                     assert called not in view.hand, f"seat {seat} holds the called {called}"
     else:
         for seat in range(players):
-            assert View.from_state(state, seat).partner == d.partner, f"seat {seat} does not see the partner"
+            assert parts.v_partner(View.from_state(state, seat)) == d.partner, f"seat {seat} does not see the partner"
     for ev in state.last_events:
         if isinstance(ev, PartnerRevealed):
             assert ev.seat == d.partner, f"{ev} but the partner is seat {d.partner}"
@@ -800,10 +802,11 @@ def check_views(state: State) -> None:
         leaked = card_tokens(state.game, shown) & hidden
         assert not leaked, f"seat {seat}'s view shows {sorted(leaked)}"
         d = state.deal
-        if d.passed:  # cards passed after the deal: one's own, and those received once delivered
-            assert view.given == state.game.codes_of(d.passed[seat])
-            source = (seat - d.pass_offset) % len(d.passed)
-            assert view.received == (state.game.codes_of(d.passed[source]) if state.phase != "passing" else ())
+        if parts.passed(state):  # cards passed after the deal: one's own, and those received once delivered
+            assert parts.v_given(view) == state.game.codes_of(parts.passed(state)[seat])
+            source = (seat - parts.pass_offset(state)) % len(parts.passed(state))
+            received = state.game.codes_of(parts.passed(state)[source]) if state.phase != "passing" else ()
+            assert parts.v_received(view) == received
         elif seat not in (d.declarer, d.partner):
-            assert view.given == ()
-            assert view.received == ()
+            assert parts.v_given(view) == ()
+            assert parts.v_received(view) == ()

@@ -11,6 +11,7 @@ from functools import cache
 
 import pytest
 
+import parts
 import trickrules
 from trickrules import View
 from trickrules.compile.cards import NO_TRUMP
@@ -192,4 +193,4 @@ def test_cuatrola_L21_dealers_last_card_is_turned_and_fixes_trumps() -> None:
     state = g.new_match(hands=hands, dealer=2)
     assert state.trump == "E"
     assert "SE" in state.hand(2)
-    assert View.from_state(state, 0).turned == "SE"
+    assert parts.v_turned(View.from_state(state, 0)) == "SE"

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+import parts
 import trickrules
 from trickrules import ArgumentError, EventLog, SpecError, View
 
@@ -81,7 +82,7 @@ def test_the_stock_s_top_card_is_turned_for_trumps_and_held_by_nobody(tmp_path: 
     game = three_with_stock(tmp_path)
     for seed in range(5):
         state = game.new_match(seed=seed)
-        turned = state.deal.turned
+        turned = parts.turned(state)
         assert turned is not None
         held = 0
         for hand in state.hands:
@@ -89,7 +90,7 @@ def test_the_stock_s_top_card_is_turned_for_trumps_and_held_by_nobody(tmp_path: 
         assert not (held >> turned) & 1
         assert [len(state.hand(s)) for s in range(3)] == [7, 7, 7]
         assert state.trump == game.cards.suit_codes[game.cards.suit_of[turned]]
-        assert View.from_state(state, 0).turned == game.cards.codes[turned]
+        assert parts.v_turned(View.from_state(state, 0)) == game.cards.codes[turned]
 
 
 def test_an_individual_game_without_contracts_plays_replays_and_scores_each_seat(tmp_path: Path) -> None:
@@ -108,7 +109,8 @@ def test_a_stacked_deal_with_a_stock_names_its_turned_card_among_the_undealt(tmp
         ["AD", "KD", "QD", "JD", "10D", "9D", "8D"],
     ]
     assert game.new_match(hands=hands, turned="2C").trump == "C"
-    assert View.from_state(game.new_match(hands=hands), 1).turned == "7S"  # the first undealt card in deck order
+    # the first undealt card in deck order
+    assert parts.v_turned(View.from_state(game.new_match(hands=hands), 1)) == "7S"
     with pytest.raises(ArgumentError, match="must be one of the stock's"):
         game.new_match(hands=hands, turned="AS")
 

@@ -15,6 +15,7 @@ from string import Template
 
 import pytest
 
+import parts
 import trickrules
 from trickrules import EventLog, Game, IllegalActionError, LogIntegrityError, SpecError, State, View
 from trickrules.engine.events import Awarded, CardPassed, DealScored, PassingDone, TrickWon
@@ -138,15 +139,15 @@ def test_the_cycle_gives_each_deal_its_direction(tmp_path: Path) -> None:
     rng = random.Random(4)
     while not state.is_terminal:
         if not offsets or state.deal.number >= len(offsets):
-            offsets.append(state.deal.pass_offset)
+            offsets.append(parts.pass_offset(state))
         state = state.apply(rng.choice(state.legal_actions()))
     assert offsets == [1, 3, 2, 0, 1]  # next, previous, across, hold, next
 
 
 def test_passing_by_chance_is_drawn_from_the_seed(tmp_path: Path) -> None:
     game = tiny(tmp_path, extra=PASS_ONE + '\norder = "chance"')
-    drawn = [game.new_match(seed=seed).deal.pass_offset for seed in range(200)]
-    assert drawn == [game.new_match(seed=seed).deal.pass_offset for seed in range(200)]
+    drawn = [parts.pass_offset(game.new_match(seed=seed)) for seed in range(200)]
+    assert drawn == [parts.pass_offset(game.new_match(seed=seed)) for seed in range(200)]
     assert set(drawn) == {0, 1, 2, 3}
     assert {game.new_match(seed=seed).phase for seed in range(200) if drawn[seed] == 0} == {"play"}
 
@@ -157,7 +158,7 @@ def test_passed_cards_arrive_only_when_everyone_has_passed(tmp_path: Path) -> No
     assert (state.phase, state.to_move, legal(state)) == ("passing", 0, ["AS", "KS", "AH"])
     state = state.apply("give AH").apply("give KH").apply("give QH")
     assert state.hand(1) == ("QS", "JS")  # seat 0's heart is not there yet
-    assert View.from_state(state, 1).received == ()
+    assert parts.v_received(View.from_state(state, 1)) == ()
     state = state.apply("give JH")
     assert (state.phase, state.to_move) == ("play", 0)
     hands = [("AS", "KS", "JH"), ("QS", "JS", "AH"), ("KH", "AC", "KC"), ("QH", "QC", "JC")]
@@ -165,7 +166,7 @@ def test_passed_cards_arrive_only_when_everyone_has_passed(tmp_path: Path) -> No
     done = state.last_events[-1]
     assert done == PassingDone(1, (("JH",), ("AH",), ("KH",), ("QH",)))
     view = View.from_state(state, 1)
-    assert (view.pass_to, view.given, view.received) == (2, ("KH",), ("AH",))
+    assert (parts.v_pass_to(view), parts.v_given(view), parts.v_received(view)) == (2, ("KH",), ("AH",))
 
 
 def test_a_passed_card_is_seen_by_its_passer_only(tmp_path: Path) -> None:
@@ -179,7 +180,7 @@ def test_a_passed_card_is_seen_by_its_passer_only(tmp_path: Path) -> None:
         assert [e.card for e in passes] == [HANDS[s][2] if s == seat else "?" for s in range(4)]
         done = next(e for e in events if isinstance(e, PassingDone))
         assert [r != ("?",) for r in done.received] == [s == seat for s in range(4)]
-    assert View.from_state(state, 2).given == ("QH",)
+    assert parts.v_given(View.from_state(state, 2)) == ("QH",)
     assert "AH" not in View.from_state(state, 2).to_json()
 
 

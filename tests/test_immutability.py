@@ -42,7 +42,8 @@ from trickrules.engine import records as engine_records
 from trickrules.engine.actions import Action
 from trickrules.engine.events import EVENT_TYPES, CardPlayed, Passed, TrickWon, shared
 from trickrules.engine.mechanism import OVER
-from trickrules.engine.records import Actor, Auction, Tally
+from trickrules.engine.phases.auction import Auction
+from trickrules.engine.records import Actor, Phase
 from trickrules.engine.state import State
 from trickrules.records import view as records_view
 from trickrules.records.view import View
@@ -327,14 +328,14 @@ def test_finding6_shared_defaults_refuse_init_reentry() -> None:
     """The default auction of every deal, an action of a game, a mechanism, and the spec's empty maps."""
     game = trickrules.load("quadrille")
     before = log(game, seed=4)
-    default = attrs.fields(Tally).auction.default
-    assert default is trickrules.load("manille").new_match(seed=1).tally.auction
+    default = game.new_match(seed=1).part(Phase.BIDDING)
+    assert default is trickrules.load("cuatrola").new_match(seed=1).part(Phase.BIDDING)
     code = game.cards.codes[0]
     action = game.action(f"play {code}")
     assert action is game.action(f"play {code}")
     empty: FrozenMap[str, int] = attrs.fields(type(game.spec.deck)).points.default
     attempts: list[Callable[[], object]] = [
-        lambda: default.__init__(high=0, bidder=1),  # type: ignore[misc]
+        lambda: default.__init__(high=0, bidder=1),
         lambda: Auction.__init__(default, 0, 1),
         lambda: action.__init__("play", game.cards.codes[1]),  # type: ignore[misc]
         lambda: Action.__init__(action, "pass"),
@@ -366,7 +367,7 @@ def test_finding6_shared_spec_and_engine_defaults_refuse_init_reentry() -> None:
     """A spec that leaves out ``[passing]`` shares ``PassingSpec()`` with every other such spec, in every game."""
     assert trickrules.load("quadrille").spec.passing is trickrules.load("manille").spec.passing
     defaults = list(_shared_defaults())
-    assert {"Spec.passing", "Spec.making", "Tally.auction", "DeckSpec.points"} <= {path for path, _ in defaults}
+    assert {"Spec.passing", "Spec.making", "DeckSpec.points"} <= {path for path, _ in defaults}
     for path, value in defaults:
         before = copy.copy(value)
         with pytest.raises(REFUSED):

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+import parts
 import trickrules
 from trickrules import EventLog, IllegalActionError, SpecError, View
 from trickrules.engine.events import DealScored, Discarded, Passed, Redeal, TrickWon, TrumpNamed, TurnedTaken, WentAlone
@@ -113,7 +114,7 @@ def play_out(state: trickrules.State, seed: int) -> trickrules.State:
 
 def test_the_first_round_offers_the_turned_suit_and_the_second_the_others(tmp_path: Path) -> None:
     state = game(tmp_path, 'rounds = ["turned", "others"]').new_match(dealer=0, hands=HANDS)
-    assert View.from_state(state, 1).turned == "9S"
+    assert parts.v_turned(View.from_state(state, 1)) == "9S"
     assert (state.phase, state.to_move, legal(state)) == ("making", 1, ["pass", "trump S"])
     for seat in (1, 2, 3, 0):  # once round the table from the eldest, the dealer last
         assert state.to_move == seat
@@ -193,7 +194,7 @@ def test_discard_turned_lets_the_dealer_bury_the_card_he_took_up(tmp_path: Path)
     state = state.apply("trump S")
     assert "discard 9S" in legal(state)
     state = state.apply("discard 9S")
-    assert state.deal.discarded == 1 << g.cards.card("9S")
+    assert parts.discarded(state) == 1 << g.cards.card("9S")
 
 
 # -- going alone ---------------------------------------------------------------------------
@@ -206,7 +207,7 @@ def test_a_maker_alone_has_his_partner_sit_out_and_tricks_of_three(tmp_path: Pat
     assert (state.phase, state.to_move, legal(state)) == ("alone", 1, ["pass", "alone"])
     state = state.apply("alone")
     assert state.last_events == (WentAlone(1),)
-    assert (state.deal.sitting_out, View.from_state(state, 0).seats_out, state.to_move) == (3, (3,), 1)
+    assert (parts.sitting_out(state), View.from_state(state, 0).seats_out, state.to_move) == (3, (3,), 1)
     for card in ("AH", "AD", "AS"):
         state = state.apply(f"play {card}")
     trick = next(e for e in state.last_events if isinstance(e, TrickWon))
@@ -234,7 +235,7 @@ def test_defenders_are_asked_in_turn_and_a_lone_defender_leaves_two_players(tmp_
     assert state.to_move == 3
     state = state.apply("alone")  # seat 3 defends alone: seat 1 sits out
     assert (state.phase, state.to_move, View.from_state(state, 0).seats_out) == ("play", 2, (1,))
-    assert state.deal.sitting_out is None
+    assert parts.sitting_out(state) is None
     # A lone maker against a lone defender: two players, tricks of two cards.
     both = g.new_match(dealer=0, hands=HANDS).apply("pass").apply("trump S").apply("discard AS").apply("alone")
     both = both.apply("alone")  # seat 1 defends alone at once; seat 3 is not asked
@@ -403,7 +404,7 @@ def test_a_card_turned_in_the_dealer_s_hand_is_not_taken_up(tmp_path: Path) -> N
         path.read_text(encoding="utf-8").replace('rounds = ["turned"]', 'rounds = ["turned"]\ntaken_by = "nobody"')
     )
     state = trickrules.load(path).new_match(seed=2, dealer=1)
-    turned = View.from_state(state, 0).turned
+    turned = parts.v_turned(View.from_state(state, 0))
     assert legal(state) == ["pass", f"trump {turned[-1]}"]
     state = state.apply(f"trump {turned[-1]}")
     assert (state.phase, state.trump, len(state.hand(1))) == ("play", turned[-1], 8)

@@ -11,6 +11,7 @@ from pathlib import Path
 import attrs
 import pytest
 
+import parts
 import trickrules
 from trickrules import Game, SpecError, State, View
 from trickrules.compile import rules as compiled_rules
@@ -392,7 +393,7 @@ def test_complete_example_turns_the_dealers_last_card_for_trumps(tmp_path: Path)
     assert state.phase == "play"
     assert state.to_move == 3  # the eldest hand leads
     assert state.trump is not None
-    assert state.trump == View.from_state(state, 0).turned[-1:]
+    assert state.trump == parts.v_turned(View.from_state(state, 0))[-1:]
 
 
 def test_every_toml_block_in_docs_is_valid_toml() -> None:

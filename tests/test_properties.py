@@ -19,6 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import parts
 import trickrules
 from strategies import (
     GAMES,
@@ -238,7 +239,7 @@ def test_stacked_deal_is_dealt_as_given(game: Game, data: st.DataObject) -> None
     assert [set(h) for h in dealt[0].hands] == [set(h) for h in hands]
     if game.rules.turn_last_card:
         assert dealt[0].turned == hands[dealer][-1]
-        assert View.from_state(state, 0).turned == hands[dealer][-1]
+        assert parts.v_turned(View.from_state(state, 0)) == hands[dealer][-1]
     check_turn(state)
     check_cards(state)
     log = EventLog.from_state(state)
@@ -315,9 +316,9 @@ def made_public(state: State) -> tuple[int, ...]:
     """
     d = state.deal
     seats: list[int] = []
-    if d.forced and d.declarer is not None:
+    if parts.forced(state) and d.declarer is not None:
         seats.append(d.declarer)
-    if d.called is not None and d.contract is not None and d.partner is not None:
+    if parts.called(state) is not None and d.contract is not None and d.partner is not None:
         c = state.game.rules.contracts[d.contract]
         if c.exchange or c.trump_by == "called_holder" or state.game.rules.call_public:
             seats.append(d.partner)
@@ -487,4 +488,4 @@ def test_called_card_given_back_reveals_the_partner() -> None:
     events = [e for e in state.last_events if isinstance(e, PartnerRevealed)]
     assert events
     assert events[0].seat == state.deal.partner
-    assert all(View.from_state(state, s).partner == events[0].seat for s in range(state.game.rules.players))
+    assert all(parts.v_partner(View.from_state(state, s)) == events[0].seat for s in range(state.game.rules.players))

@@ -8,6 +8,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+import parts
 import trickrules
 from trickrules import svg
 from trickrules.engine.state import State
@@ -175,7 +176,7 @@ def test_state_svg_is_valid_deterministic_and_draws_every_hand_and_the_trick() -
 
 
 def test_state_svg_notes_say_contract_and_trumps() -> None:
-    state = next(s for s in _played("quadrille", 3, 80) if s.phase.value == "play")
+    state = next(s for s in _played("quadrille", 3, 80) if s.phase == "play")
     texts = [t.text or "" for t in _tree(state._repr_svg_()).iter(f"{NS}text")]
     assert f"Contract: {state.contract} by seat {state.declarer}" in texts
     symbols = {s.code: s.symbol for s in state.game.spec.deck.suits}
@@ -192,7 +193,7 @@ def test_view_svg_shows_the_seats_own_cards_and_no_hidden_card(game: str, seed: 
             root = _tree(text)
             assert _cards(root) == [*view.hand, *(code for _, code in view.trick)]
             assert _seat_cards(root)[seat] == list(view.hand)
-            public = {view.called, view.turned, *view.hand, *(code for _, code in view.trick)}
+            public = {parts.v_called(view), parts.v_turned(view), *view.hand, *(code for _, code in view.trick)}
             hidden = {c for s in range(state.game.players) if s != seat for c in state.hand(s)} - public
             shown = [c for c in hidden if re.search(rf"(?<![0-9A-Za-z]){re.escape(c)}(?![0-9A-Za-z])", text)]
             assert not shown, f"seat {seat}'s picture names hidden cards {shown}"

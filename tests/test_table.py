@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+import parts
 import trickrules
 from trickrules.engine.state import GameLike
 from trickrules.faces.bots import RandomBot
@@ -234,7 +235,7 @@ class _Watcher:
         shown = self.out.getvalue()[self.seen :]
         self.seen = len(self.out.getvalue())
         view = View.from_state(state, seat)
-        public = {view.turned, view.called, *view.given, *view.received}
+        public = {parts.v_turned(view), parts.v_called(view), *parts.v_given(view), *parts.v_received(view)}
         public |= {move.partition(" ")[2] for move in view.legal}  # a card to call names no holder
         hidden = {code for s in range(state.game.players) if s != seat for code in state.hand(s)} - public
         words = set(re.findall(r"[A-Za-z0-9]+", shown))

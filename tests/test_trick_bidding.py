@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+import parts
 import trickrules
 from trickrules import ArgumentError, EventLog, IllegalActionError, SpecError, State, View
 from trickrules.engine.events import Awarded, DealScored, Dealt, Misdealt, TricksBid, TrickWon
@@ -71,7 +72,7 @@ def test_every_seat_bids_once_from_the_eldest_then_the_eldest_leads() -> None:
         assert state.to_move == seat
         state = state.apply(f"bid {tricks}")
         assert state.last_events == (TricksBid(seat, tricks),)
-    assert (state.phase, state.to_move, state.deal.bids) == ("play", 0, (13, 0, 0, 5))
+    assert (state.phase, state.to_move, parts.tricks_bids(state)) == ("play", 0, (13, 0, 0, 5))
 
 
 def test_partners_bids_together_stay_within_the_tricks_of_the_deal() -> None:
@@ -109,7 +110,7 @@ def test_lowest_and_highest_bids_are_the_spec_s(tmp_path: Path) -> None:
 def test_bids_are_public_in_every_view_and_log_and_replay() -> None:
     state = bid_all(spades_all_to_seat_0(), 13, 0)
     for seat in range(4):
-        assert View.from_state(state, seat).bids == (13, 0, None, None)
+        assert parts.v_bids(View.from_state(state, seat)) == (13, 0, None, None)
         assert [e for e in EventLog.from_state(state).for_seat(seat).events if isinstance(e, TricksBid)] == [
             TricksBid(0, 13),
             TricksBid(1, 0),
@@ -201,7 +202,7 @@ def test_a_stacked_deal_may_have_any_size_a_deal_may_draw() -> None:
     assert game.rules.bids.sizes.sizes == tuple(range(1, 8))  # (52 - 1) // 7
     hands = [*(suit(s)[:3] for s in SUITS), ["2S", "3S", "4S"], ["2H", "3H", "4H"], ["2D", "3D", "4D"]]
     state = game.new_match(seed=1, hands=hands, turned="2C")
-    assert (state.deal.tricks, state.trump, View.from_state(state, 0).turned) == (3, "C", "2C")
+    assert (state.deal.tricks, state.trump, parts.v_turned(View.from_state(state, 0))) == (3, "C", "2C")
     uneven = [h[:2] if k == 0 else h for k, h in enumerate(hands)]
     state = game.new_match(seed=1, hands=uneven)
     misdeal = next(e for e in state.last_events if isinstance(e, Misdealt))

@@ -34,6 +34,7 @@ from typing import Any
 
 import pytest
 
+import parts
 import trickrules
 from trickrules import Game, State
 from trickrules.engine.events import DealScored, Dealt, TrickWon
@@ -96,9 +97,9 @@ def twin(state: State, game: Any) -> Any:
     """OpenSpiel's state for the deal ``state`` holds: its pass direction, then its cards dealt in order."""
     spiel = game.new_initial_state()
     # OpenSpiel's directions are seat offsets too: no pass 0, left 1, across 2, right 3.
-    if state.deal.pass_offset not in spiel.legal_actions():
-        raise Disagreement(f"the deal passes {state.deal.pass_offset} seats on; OpenSpiel: {spiel.legal_actions()}")
-    spiel.apply_action(state.deal.pass_offset)
+    if parts.pass_offset(state) not in spiel.legal_actions():
+        raise Disagreement(f"the deal passes {parts.pass_offset(state)} seats on; OpenSpiel: {spiel.legal_actions()}")
+    spiel.apply_action(parts.pass_offset(state))
     hands = first_deal(state)
     for k in range(13):
         for seat in range(4):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from attrs import frozen
 
@@ -19,6 +19,7 @@ from trickrules.compile.cards import NO_TRUMP, TRUMP_BASE, CardTable, TrumpTable
 from trickrules.compile.leads import LeadRules, compile_leads
 from trickrules.compile.passing import PassingRules, compile_passing
 from trickrules.compile.rules import Rules, compile_rules
+from trickrules.compile.sequence import Phase, phases
 from trickrules.spec.converter import unstructure
 from trickrules.spec.limits import check_resolved
 from trickrules.spec.model import Spec
@@ -132,6 +133,12 @@ class Tables(Sealed):
     passing: PassingRules
     #: The cards worth more than 0 card points (the ``point_cards`` scoring variables count them).
     point_cards: int
+    #: The built-in phases of every deal, in the order they are asked (:func:`~trickrules.compile.sequence.phases`).
+    phases: tuple[Phase, ...]
+    #: Each of those phases' position, where its mechanism's record sits in a deal's ``parts``.
+    slot: Mapping[str, int]
+    #: The spec's sections of mechanisms registered from outside the library, by name.
+    mechanism_sections: Mapping[str, Mapping[str, Any]]
 
     def hands_of(self, masks: tuple[int, ...]) -> tuple[tuple[str, ...], ...]:
         """The card codes of every hand."""
@@ -223,6 +230,8 @@ def compile_tables(spec: Spec, where: str) -> Tables:
             for k in range(n):
                 at += [(dealer + 1 + k) % n] * packet
         deal_seats.append(tuple(at))
+    passing = compile_passing(spec, rules.hand_size, where)
+    order = phases(rules, passing)
     return Tables(
         cards=cards,
         rules=rules,
@@ -252,6 +261,9 @@ def compile_tables(spec: Spec, where: str) -> Tables:
         codes_of=codegen.unpacker(cards.codes),
         points_of=codegen.unpacker(cards.points),
         leads=compile_leads(spec, cards, where),
-        passing=compile_passing(spec, rules.hand_size, where),
+        passing=passing,
         point_cards=sum(bit[c] for c in range(size) if cards.points[c] > 0),
+        phases=order,
+        slot=_ro((p, k) for k, p in enumerate(order)),
+        mechanism_sections=spec.mechanisms,
     )

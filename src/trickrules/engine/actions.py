@@ -21,10 +21,10 @@ from __future__ import annotations
 
 from attrs import Attribute, field, frozen
 
-from trickrules.errors import IllegalActionError
+from trickrules.errors import ArgumentError, IllegalActionError
 from trickrules.spec.sealed import Sealed
 
-__all__ = ["VERBS", "Action"]
+__all__ = ["VERBS", "Action", "forget_verb", "register_verb"]
 
 #: The verbs of the action language, and whether each takes an argument.
 VERBS: dict[str, bool] = {
@@ -40,7 +40,30 @@ VERBS: dict[str, bool] = {
     "alone": False,
 }
 
+#: The verbs every game knows.
+_BUILT_IN = frozenset(VERBS)
+
 MAX_ACTION_TEXT = 64
+
+
+def register_verb(verb: str, takes_arg: bool) -> None:
+    """Add a verb to the action language (for a mechanism registered from outside the library).
+
+    Registering a verb again the same way changes nothing; a verb already
+    known with the other arity is an :class:`~trickrules.errors.ArgumentError`.
+    """
+    if type(verb) is not str or not verb.isidentifier() or not verb.islower():
+        raise ArgumentError(f"a verb must be a lower-case identifier, found {verb!r}.")
+    found = VERBS.get(verb)
+    if found is not None and found != takes_arg:
+        raise ArgumentError(f"the verb {verb!r} is already known, {'with' if found else 'without'} an argument.")
+    VERBS[verb] = bool(takes_arg)
+
+
+def forget_verb(verb: str) -> None:
+    """Remove a verb added by :func:`register_verb` (the built-in verbs stay)."""
+    if verb not in _BUILT_IN:
+        VERBS.pop(verb, None)
 
 
 def _text(action: object, attribute: Attribute[str], value: object) -> None:

@@ -5,17 +5,20 @@ takes a state in the play phase and plays the cards of the seats in
 ``seats`` (a bit mask) the way a uniform random bot would, with the hands,
 the trick and the cards won as lists it changes in place and no events
 recorded. It shares every rule with the public engine: which cards are
-legal is :func:`~trickrules.engine.obligations.legal_play_mask` (or
-:func:`~trickrules.engine.obligations.leads_mask`), who wins a trick is
-:func:`~trickrules.engine.obligations.winner_index`. Whatever else a step
-can do it leaves to the engine: it stops, and gives back a :class:`State`,
-before
+legal and who wins a trick are the play kernel's
+(:func:`~trickrules.engine.kernel.mask_of`, :func:`~trickrules.engine.kernel.trick_end`),
+as in the engine. Whatever else a step can do it leaves to the engine: it
+stops, and gives back a :class:`State`, before
 
 - a seat not in ``seats`` is to move;
 - a card that ends the deal's last trick (the deal is scored by the engine);
-- any trick's last card where the game opens something between tricks (a
-  late announcement, a declaration window) or a contract may end the play early;
-- the called card, while its holder is still secret.
+- any trick's last card where a mechanism of the game may open a window
+  between tricks (a late announcement, a declaration window) or a contract
+  may end the play early;
+- a card a mechanism watches (the called card, while its holder is secret).
+
+A game with a mechanism that narrows the legal cards (its ``narrow``) is
+played by the engine alone: the bulk path plays nothing there.
 
 A random choice is the ``int(rng.random() * n)``-th of the ``n`` legal cards
 in deck order, exactly as a random bot choosing among
@@ -29,7 +32,7 @@ from __future__ import annotations
 import random
 
 from trickrules.compile.codegen import unpacker
-from trickrules.engine.obligations import leads_mask, legal_play_mask, winner_index
+from trickrules.engine.kernel import mask_of, trick_end
 from trickrules.engine.records import Phase, evolve
 from trickrules.engine.state import State
 
@@ -47,20 +50,19 @@ def play_random(state: State, seats: int, rng: random.Random) -> tuple[State, in
     """
     seat = state.to_move
     d = state.deal
-    if state.phase is not Phase.PLAY or seat is None or not (seats >> seat) & 1 or d.trump is None:
-        return state, 0, None
     game = state.game
+    if state.phase != Phase.PLAY or seat is None or not (seats >> seat) & 1 or d.trump is None or game._narrow:
+        return state, 0, None
     t = game._tables
     tally = state.tally
     cards_in = unpacker(range(t.cards.size))
     bit = t.bit
-    restricted = t.leads.restricted
-    stop_at_trick_end = t.between_tricks or t.ends_early
+    stop_at_trick_end = bool(game._after_trick) or t.ends_early
     last = t.trick_last[d.seats_out]
     following = t.next_seat[d.seats_out]
-    order = t.trick_seats[d.seats_out]
-    called = d.called if d.called is not None and not d.revealed else -1
-    no_lead = t.rules.play.called_card_no_lead
+    watched = tally.watched
+    trump = d.trump
+    seats_out = d.seats_out
     hands = list(state.hands)
     won = list(tally.won)
     winners = list(tally.winners)
@@ -70,28 +72,18 @@ def play_random(state: State, seats: int, rng: random.Random) -> tuple[State, in
     pending: int | None = None
     while True:
         hand = hands[seat]
-        if restricted:
-            mask = leads_mask(t, hand, trick, leader, seat, d, not winners, won)[0]
-        elif trick:
-            mask = legal_play_mask(t, hand, trick, leader, seat, d)[0]
-        elif no_lead and seat == d.partner:  # the called card's holder may not lead it (public or not)
-            mask = legal_play_mask(t, hand, (), leader, seat, d)[0]
-        else:
-            mask = hand
-        choices = cards_in(mask)
+        choices = cards_in(mask_of(t, hand, trick, leader, seat, d, not winners, won)[0])
         card = choices[int(rng.random() * len(choices))]
         ends_trick = len(trick) == last
-        if card == called or (ends_trick and (stop_at_trick_end or len(winners) + 1 == d.tricks)):
+        if (watched >> card) & 1 or (ends_trick and (stop_at_trick_end or len(winners) + 1 == d.tricks)):
             pending = card
             break
         hands[seat] = hand ^ bit[card]
         trick = (*trick, card)
         played += 1
         if ends_trick:
-            index = winner_index(t, trick, d.trump)
-            seat = order[leader][index]
-            for c in trick:
-                won[seat] |= bit[c]
+            seat, taken = trick_end(t, trick, trump, seats_out, leader)
+            won[seat] |= taken
             winners.append(seat)
             leader = seat
             trick = ()

@@ -25,9 +25,10 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any, ClassVar, TypeVar
 
+import attrs
 from attrs import frozen
 
-from trickrules.errors import LogFormatError
+from trickrules.errors import ArgumentError, LogFormatError
 from trickrules.spec.converter import Total, converter
 from trickrules.spec.sealed import Sealed
 
@@ -51,6 +52,7 @@ __all__ = [
     "Event",
     "ExchangeDone",
     "MatchEnded",
+    "MechanismEvent",
     "Misdealt",
     "Paid",
     "PartnerRevealed",
@@ -64,7 +66,10 @@ __all__ = [
     "WentAlone",
     "event_from_data",
     "event_to_data",
+    "forget_event",
     "paid",
+    "records_action",
+    "register_event",
     "shared",
 ]
 
@@ -354,8 +359,22 @@ class MatchEnded:
     winners: tuple[int, ...]
 
 
+class MechanismEvent:
+    """The base of the event classes a mechanism registered from outside the library defines.
+
+    A subclass is a frozen attrs class with a ``TAG`` of its own, registered
+    with :func:`register_event` (or with its mechanism,
+    :func:`trickrules.engine.mechanism.register`); it is then an :data:`Event`
+    like the built-in ones, written to and read from logs.
+    """
+
+    __slots__ = ()
+    TAG: ClassVar[str] = ""
+
+
 Event = (
-    Dealt
+    MechanismEvent
+    | Dealt
     | Misdealt
     | Redeal
     | Passed
@@ -382,9 +401,8 @@ Event = (
     | MatchEnded
 )
 
-#: Every event class by its tag (read-only).
-EVENT_TYPES: Mapping[str, type[Any]] = MappingProxyType(
-    {
+#: Every event class by its tag: the built-in ones, and those registered (:func:`register_event`).
+_TYPES: dict[str, type[Any]] = {
         cls.TAG: cls
         for cls in (
             Dealt,
@@ -414,13 +432,49 @@ EVENT_TYPES: Mapping[str, type[Any]] = MappingProxyType(
             MatchEnded,
         )
     }
-)
+#: Every event class by its tag (read-only).
+EVENT_TYPES: Mapping[str, type[Any]] = MappingProxyType(_TYPES)
 
-#: The tags of events that record a player's decision.
+#: The tags of the built-in events that record a player's decision.
 ACTION_EVENTS = frozenset(
     {"pass", "bid", "trump", "call", "give", "announce", "play", "declare", "pass_card", "discard", "alone"}
     | {"bid_tricks"}
 )
+#: The tags of the registered events that record a player's decision.
+_ACTION_TAGS: set[str] = set()
+
+
+def records_action(tag: str) -> bool:
+    """Whether events of this tag record a player's decision (replay checks them against the action taken)."""
+    return tag in ACTION_EVENTS or tag in _ACTION_TAGS
+
+
+def register_event(cls: type[MechanismEvent], records_action: bool = False) -> None:
+    """Make a mechanism's event class known to logs: written and read back under its ``TAG``.
+
+    ``records_action``: its events record a player's decision (as a card
+    played does) rather than something the rules derive. Registering the
+    same class again changes nothing; another class under a tag already
+    taken is an :class:`~trickrules.errors.ArgumentError`.
+    """
+    tag = getattr(cls, "TAG", None)
+    if not (isinstance(cls, type) and issubclass(cls, MechanismEvent)) or not attrs.has(cls):
+        raise ArgumentError(f"an event class must be an attrs class derived from MechanismEvent, found {cls!r}.")
+    if type(tag) is not str or not tag.isidentifier():
+        raise ArgumentError(f"an event class needs a TAG that is an identifier, found {tag!r}.")
+    found = _TYPES.get(tag)
+    if found is not None and found is not cls:
+        raise ArgumentError(f"the event tag {tag!r} is already taken by {found.__name__}.")
+    _TYPES[tag] = cls
+    if records_action:
+        _ACTION_TAGS.add(tag)
+
+
+def forget_event(cls: type[MechanismEvent]) -> None:
+    """Remove an event class added by :func:`register_event` (logs that hold its events are then refused)."""
+    if _TYPES.get(cls.TAG) is cls:
+        del _TYPES[cls.TAG]
+        _ACTION_TAGS.discard(cls.TAG)
 
 
 def event_to_data(event: Event) -> dict[str, Any]:

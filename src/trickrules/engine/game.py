@@ -15,10 +15,10 @@ from trickrules.compile.cards import CardTable
 from trickrules.compile.rules import Rules
 from trickrules.compile.tables import Tables, compile_tables
 from trickrules.engine.actions import Action
-from trickrules.engine.mechanism import Mechanism
-from trickrules.engine.phases import mechanisms
+from trickrules.engine.mechanism import Events, Mechanism
+from trickrules.engine.phases import game_mechanisms
 from trickrules.engine.phases.deal import new_match
-from trickrules.engine.records import Phase
+from trickrules.engine.records import DealInfo, Tally
 from trickrules.engine.scoring import scoring_plan
 from trickrules.engine.shared import SharedValues
 from trickrules.engine.state import State
@@ -41,11 +41,19 @@ class Game:
 
     __slots__ = (
         "_actions",
+        "_after_trick",
         "_apply",
+        "_choosers",
         "_legal",
         "_mechanisms",
+        "_narrow",
+        "_on_card",
+        "_parts",
+        "_reasons",
         "_scoring",
+        "_sequence",
         "_shared",
+        "_slot",
         "_tables",
         "fingerprint",
         "name",
@@ -65,12 +73,36 @@ class Game:
         self._shared = SharedValues(self._tables)
         self._actions: Mapping[str, Action] = self._shared.actions
         self._scoring = scoring_plan(self._tables)
-        self._mechanisms: Mapping[Phase, Mechanism] = mechanisms(self._tables)
+        found = game_mechanisms(self._tables)
+        #: The mechanisms in the order of their records in a deal, each one's position, and the order
+        #: the generic loop asks them in (:mod:`trickrules.engine.loop`).
+        self._parts: tuple[Mechanism, ...] = found.parts
+        self._slot: Mapping[str, int] = found.slot
+        self._sequence: tuple[Mechanism, ...] = found.sequence
+        self._mechanisms: Mapping[str, Mechanism] = found.by_phase
+        self._reasons: Mapping[str, str] = found.reasons
+        # The mechanisms' hooks the play and the state ask, gathered once (most games have few or none).
+        self._after_trick: tuple[
+            Callable[[State, tuple[int, ...], DealInfo, Tally, Events, int], State | None], ...
+        ] = tuple(
+            m.after_trick
+            for m in found.sequence
+            if m.after_trick is not None and (m.opens_windows is None or m.opens_windows(self._tables))
+        )
+        self._on_card: tuple[
+            Callable[[State, DealInfo, Tally, int, Events], tuple[DealInfo, Tally, Events]], ...
+        ] = tuple(m.on_card for m in found.sequence if m.on_card is not None)
+        self._narrow: tuple[Callable[[State, int, int, str], tuple[int, str]], ...] = tuple(
+            m.narrow for m in found.sequence if m.narrow is not None
+        )
+        self._choosers: tuple[Callable[[State], int | None], ...] = tuple(
+            m.chooser for m in found.sequence if m.chooser is not None
+        )
         # The two questions asked at every step, by phase: one lookup from the state.
-        self._legal: Mapping[Phase, Callable[[State], tuple[Action, ...]]] = MappingProxyType(
+        self._legal: Mapping[str, Callable[[State], tuple[Action, ...]]] = MappingProxyType(
             {p: m.legal for p, m in self._mechanisms.items()}
         )
-        self._apply: Mapping[Phase, Callable[[State, Any], State]] = MappingProxyType(
+        self._apply: Mapping[str, Callable[[State, Any], State]] = MappingProxyType(
             {p: m.apply for p, m in self._mechanisms.items()}
         )
         self.fingerprint = fingerprint(spec)  # set last: from here on the game is immutable

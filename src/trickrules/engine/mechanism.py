@@ -1,69 +1,140 @@
-"""The one protocol every phase mechanism answers.
+"""The one protocol every phase mechanism answers, and the registry of mechanisms.
 
-A phase (bidding, naming trumps, calling a card, an exchange, announcements,
-play, declarations) is a module that builds one :class:`Mechanism`: which
-actions are legal now, whether one action is, what applying one gives (the
-next state, which may be in another phase), and how each seat sees the
-events it produces. The state knows nothing else of a phase: it looks up the
-mechanism of its phase in its game and asks it. The game selects the
-mechanisms its spec uses (:func:`trickrules.engine.phases.mechanisms`).
+A mechanism (dealing, bidding, naming trumps, calling a card, an exchange,
+announcements, play, declarations, ... or one written outside this package)
+is one module that builds one :class:`Mechanism`. It owns:
 
-Adding a mechanism is a new module here, its spec section, and a line in
-:func:`trickrules.engine.phases.mechanisms`; ``docs/architecture.md`` walks through an example.
+- its **record** in each deal (a frozen value kept in
+  :attr:`DealInfo.parts <trickrules.engine.records.DealInfo.parts>` at the
+  mechanism's position in the game's list, made by ``start``);
+- its **actions**: which are legal now (``legal``), whether one is
+  (``check``), what applying one gives (``apply``: the next state, which may
+  be in another phase) and the action an event of its records
+  (``replays``, for replaying a log);
+- **who is due**: ``due`` says whether the mechanism wants a decision at
+  this point of the deal and from which seat (the generic loop,
+  :func:`trickrules.engine.loop.advance`, asks the mechanisms in the game's
+  sequence in turn);
+- **what each seat sees**: of its events (``reveals``) and of its record
+  (``view``, a value the seat's :class:`~trickrules.records.view.View` holds);
+- **what it adds to the play and the scoring**: a window between tricks
+  (``after_trick``), a reaction to a watched card being played
+  (``on_card``), a narrowing of the legal cards (``narrow``), facts for the
+  scoring variables (``facts``), and who chooses for the seat to move
+  (``chooser``).
+
+The state knows nothing else of a phase: it looks up the mechanism of its
+phase in its game and asks it. :func:`register` adds a mechanism written
+anywhere (outside ``src/`` too); a spec uses it by naming its section
+(``[mechanisms.NAME]``). ``docs/architecture.md`` walks through an example.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from attrs import frozen
 
-from trickrules.engine.actions import Action
-from trickrules.engine.events import Event, Passed
-from trickrules.engine.records import Phase
+from trickrules.engine.actions import VERBS, Action, forget_verb, register_verb
+from trickrules.engine.events import Event, MechanismEvent, Passed, forget_event, register_event
+from trickrules.engine.records import Actor, DealInfo, Phase, Tally
 from trickrules.engine.state import State, set_cache
-from trickrules.errors import IllegalActionError
+from trickrules.errors import ArgumentError, IllegalActionError
 from trickrules.spec.sealed import Sealed
 
-__all__ = ["OVER", "PASS", "Mechanism", "Replay", "Reveal", "listed", "not_legal", "refusal"]
+if TYPE_CHECKING:
+    from trickrules.compile.tables import Tables
+    from trickrules.engine.records import MatchInfo
+    from trickrules.engine.state import GameLike
+
+__all__ = [
+    "OVER",
+    "PASS",
+    "Events",
+    "Mechanism",
+    "Replay",
+    "Reveal",
+    "listed",
+    "mechanism_named",
+    "not_legal",
+    "refusal",
+    "register",
+    "registered",
+    "replayer",
+    "revealer",
+    "unregister",
+]
 
 #: How a seat sees one kind of event: (event, seat) -> the event as that seat may know it.
 Reveal = Callable[[Any, int], Event]
 #: How an event that records a player's decision gives back the action: (event, game) -> action.
 Replay = Callable[[Any, Any], Action]
+#: The events of a step so far.
+Events = tuple[tuple[Actor, Event], ...]
 
 
 @frozen(weakref_slot=False, eq=False)
 class Mechanism(Sealed):
-    """What a phase answers: its legal actions, a check, applying an action, what each seat sees."""
+    """A phase mechanism: its actions, its record, when it is due, what each seat sees of it.
 
-    phase: Phase
+    Only ``phase``, ``legal``, ``check`` and ``apply`` are required; every
+    hook left ``None`` means the mechanism does not take part in that
+    question. Build one with :func:`listed` where the legal actions are a
+    short list.
+    """
+
+    #: The phase a state is in while a seat acts in this mechanism (unique among a game's mechanisms).
+    phase: str
     #: The legal actions of the seat to move, in a stable order.
     legal: Callable[[State], tuple[Action, ...]]
     #: Raise :class:`IllegalActionError` naming the rule, unless the action is legal.
     check: Callable[[State, Action], None]
     #: The state after the action (an :class:`Action` or its text), checked first.
     apply: Callable[[State, Any], State]
-    #: For the event classes this phase produces that some seats may not see in full.
+    #: For the event classes this mechanism produces that some seats may not see in full.
     reveals: Mapping[type, Reveal] = MappingProxyType({})
-    #: For the event classes that record a decision taken in this phase: the action it was.
+    #: For the event classes that record a decision taken in this mechanism: the action it was.
     replays: Mapping[type, Replay] = MappingProxyType({})
+    #: (game, deal so far, match) -> the record a new deal starts with (``None``: keeps no record).
+    start: Callable[[GameLike, DealInfo, MatchInfo], Any] | None = None
+    #: (state, deal) -> the seat this mechanism asks now, or ``None`` when it is not due.
+    due: Callable[[State, DealInfo], int | None] | None = None
+    #: (state before the trick's end, hands, deal, tally, events, winner) -> the state of a window
+    #: this mechanism opens after the trick, or ``None``.
+    after_trick: Callable[[State, tuple[int, ...], DealInfo, Tally, Events, int], State | None] | None = None
+    #: (tables) -> whether ``after_trick`` can open anything in this game (``None``: it can). A game whose
+    #: mechanisms open nothing between tricks has its tricks played straight through (the bulk path relies on it).
+    opens_windows: Callable[[Tables], bool] | None = None
+    #: (state, deal, tally, card, events) -> the deal, tally and events after a watched card is played.
+    on_card: Callable[[State, DealInfo, Tally, int, Events], tuple[DealInfo, Tally, Events]] | None = None
+    #: (state, seat, legal mask, reason) -> the mask narrowed by this mechanism's duty, and its reason.
+    narrow: Callable[[State, int, int, str], tuple[int, str]] | None = None
+    #: (state, seat) -> what ``seat`` sees of this mechanism's record (a frozen attrs value of ``view_type``).
+    view: Callable[[State, int], Any] | None = None
+    #: The class of the values ``view`` gives (a view read from JSON is structured into it).
+    view_type: type | None = None
+    #: (game, deal) -> this mechanism's facts for the scoring variables (a name -> value mapping).
+    facts: Callable[[GameLike, DealInfo], Mapping[str, Any]] | None = None
+    #: (state) -> the seat that decides for the seat to move, where it is another one; else ``None``.
+    chooser: Callable[[State], int | None] | None = None
+    #: Messages of the reasons ``narrow`` gives (reason code -> what the refusal says).
+    reasons: Mapping[str, str] = MappingProxyType({})
 
 
 def listed(
-    phase: Phase,
+    phase: str,
     offered: Callable[[State], Sequence[Action]],
     step: Callable[[State, Action], State],
     why: Callable[[State, Action, tuple[Action, ...]], str] | None = None,
-    reveals: Mapping[type, Reveal] = MappingProxyType({}),
-    replays: Mapping[type, Replay] = MappingProxyType({}),
+    **hooks: Any,
 ) -> Mechanism:
     """A mechanism whose legal actions are a short list, worked out once per state.
 
     ``offered`` lists them, ``step`` applies a legal one, and ``why`` (if
-    given) explains why an action not in the list is refused.
+    given) explains why an action not in the list is refused. ``hooks`` are
+    the other fields of :class:`Mechanism` (``reveals``, ``start``, ``due``, ...).
     """
 
     def legal(state: State) -> tuple[Action, ...]:
@@ -88,7 +159,7 @@ def listed(
         check(state, chosen)
         return step(state, chosen)
 
-    return Mechanism(phase, legal, check, apply, reveals, replays)
+    return Mechanism(phase, legal, check, apply, **hooks)
 
 
 def refusal(state: State, action: Action, actions: tuple[Action, ...]) -> str:
@@ -98,7 +169,7 @@ def refusal(state: State, action: Action, actions: tuple[Action, ...]) -> str:
 
 def not_legal(state: State, action: Action) -> str:
     """The start of every refusal: the action, the seat and the phase."""
-    return f"{action}: not legal for seat {state.to_move} in the {state.phase.value} phase"
+    return f"{action}: not legal for seat {state.to_move} in the {state.phase} phase"
 
 
 def _passed(event: Passed, game: Any) -> Action:
@@ -120,3 +191,103 @@ def _over_apply(state: State, action: object) -> State:
 
 #: The match is over: nothing is legal.
 OVER = Mechanism(Phase.OVER, lambda state: (), _over_check, _over_apply)
+
+
+# -- the registry ------------------------------------------------------------------------
+
+#: Registered mechanisms by phase name: (the mechanism, whether a game's tables use it).
+_REGISTRY: dict[str, tuple[Mechanism, Callable[[Tables], bool], str]] = {}
+#: How a seat sees each registered event class (every registered mechanism's ``reveals``).
+_REVEALS: dict[type, Reveal] = {}
+#: How each registered event class that records a decision gives back its action.
+_REPLAYS: dict[type, Replay] = {}
+#: What each registered mechanism added: the verbs new to the action language, and its event classes.
+_ADDED: dict[str, tuple[tuple[str, ...], tuple[type[MechanismEvent], ...]]] = {}
+
+
+def register(
+    mechanism: Mechanism,
+    uses: Callable[[Tables], bool] | None = None,
+    before: str = "play",
+    events: Sequence[type[MechanismEvent]] = (),
+    verbs: Mapping[str, bool] | None = None,
+) -> None:
+    """Make ``mechanism`` available to every game of this process.
+
+    ``uses(tables)`` says whether a compiled game uses it; by default a game
+    uses it when its spec has a ``[mechanisms.PHASE]`` section naming it. A
+    used mechanism is asked in the deal's sequence just ``before`` the named
+    phase (the play, by default). ``events`` are its event classes (each
+    derived from :class:`~trickrules.engine.events.MechanismEvent`; those
+    in its ``replays`` record a decision) and ``verbs`` its action verbs,
+    each with whether it takes an argument. Registering the same mechanism
+    again changes nothing; another one under a phase already registered is
+    an :class:`~trickrules.errors.ArgumentError`, as is a built-in phase.
+    """
+    if not isinstance(mechanism, Mechanism):
+        raise ArgumentError(f"register() takes a Mechanism, found {type(mechanism).__name__}.")
+    name = mechanism.phase
+    if type(name) is not str or not name.isidentifier() or not name.islower():
+        raise ArgumentError(f"a mechanism's phase must be a lower-case identifier, found {name!r}.")
+    if name in {p.value for p in Phase}:
+        raise ArgumentError(f"{name!r} is a built-in phase; a registered mechanism needs a name of its own.")
+    found = _REGISTRY.get(name)
+    if found is not None:
+        if found[0] is mechanism:
+            return
+        raise ArgumentError(f"a mechanism is already registered for the phase {name!r}.")
+    if uses is None:
+
+        def uses(t: Tables) -> bool:
+            return name in t.mechanism_sections
+
+    added = tuple(v for v in (verbs or {}) if v not in VERBS)
+    for verb, takes_arg in (verbs or {}).items():
+        register_verb(verb, takes_arg)
+    for cls in events:
+        register_event(cls, records_action=cls in mechanism.replays)
+    _REGISTRY[name] = (mechanism, uses, before)
+    _ADDED[name] = (added, tuple(events))
+    _REVEALS.update(mechanism.reveals)
+    _REPLAYS.update(mechanism.replays)
+
+
+def unregister(phase: str) -> None:
+    """Forget the mechanism registered for ``phase``, with the verbs and event classes it brought.
+
+    Games already compiled keep it; games loaded afterwards that name it are
+    refused. For a test, or a program that swaps one mechanism for another.
+    """
+    found = _REGISTRY.pop(phase, None)
+    if found is None:
+        raise ArgumentError(f"no mechanism is registered for the phase {phase!r}.")
+    verbs, events = _ADDED.pop(phase, ((), ()))
+    for verb in verbs:
+        forget_verb(verb)
+    for cls in events:
+        forget_event(cls)
+    for cls in found[0].reveals:
+        _REVEALS.pop(cls, None)
+    for cls in found[0].replays:
+        _REPLAYS.pop(cls, None)
+
+
+def registered() -> Mapping[str, tuple[Mechanism, Callable[[Tables], bool], str]]:
+    """Every registered mechanism by phase: the mechanism, its ``uses`` test and the phase it comes before."""
+    return MappingProxyType(_REGISTRY)
+
+
+def mechanism_named(name: str) -> Mechanism | None:
+    """The registered mechanism of this phase, if any."""
+    found = _REGISTRY.get(name)
+    return None if found is None else found[0]
+
+
+def revealer(cls: type) -> Reveal | None:
+    """How a seat sees events of class ``cls`` (``None``: every seat sees them whole)."""
+    return _REVEALS.get(cls)
+
+
+def replayer(cls: type) -> Replay | None:
+    """How an event of class ``cls`` gives back the action it records (``None``: a derived event)."""
+    return _REPLAYS.get(cls)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from trickrules.compile.cards import TRUMP_BASE
 from trickrules.compile.rules import PlayRules
+from trickrules.compile.sequence import Phase
 from trickrules.compile.tables import Tables, TrumpData
 from trickrules.engine.records import DealInfo
 
@@ -26,10 +27,10 @@ if TYPE_CHECKING:
 __all__ = [
     "REASONS",
     "any_suit_winner_index",
+    "called_card",
     "lead_rules_mask",
     "leads_mask",
     "legal_play_mask",
-    "play_mask",
     "winner_index",
 ]
 
@@ -88,22 +89,19 @@ def winner_index(t: Tables, trick: tuple[int, ...], trump: int) -> int:
     return winner
 
 
+def called_card(t: Tables, d: DealInfo) -> int | None:
+    """The card called in deal ``d`` (read from the call's record), if any."""
+    slot = t.slot.get(Phase.CALL)
+    if slot is None:
+        return None
+    called: int | None = d.parts[slot].called
+    return called
+
+
 def _partner_wins(t: Tables, leader: int, seats_out: int, index: int, seat: int) -> bool:
     """Whether the card at ``index`` of the trick was played by ``seat``'s partner."""
     who = t.trick_seats[seats_out][leader][index]
     return t.team_of[who] == t.team_of[seat] and who != seat
-
-
-def play_mask(state: State) -> tuple[int, str]:
-    """The cards the seat to move may play now, and why the choice is narrowed."""
-    seat = state.to_move
-    assert seat is not None
-    t = state.game._tables
-    if t.leads.restricted:
-        return lead_rules_mask(state)
-    if not state.trick and not (t.rules.play.called_card_no_lead and seat == state.deal.partner):
-        return state.hands[seat], ""  # a lead is free unless the called card's holder leads
-    return legal_play_mask(t, state.hands[seat], state.trick, state.leader, seat, state.deal)
 
 
 def legal_play_mask(
@@ -117,7 +115,7 @@ def legal_play_mask(
     pr = t.rules.play
     if not trick:
         if pr.called_card_no_lead and seat == d.partner and seat != d.declarer:
-            called = d.called
+            called = called_card(t, d)
             if called is not None and (hand >> called) & 1 and hand != 1 << called:
                 return hand & ~(1 << called), "called_card_lead"
         return hand, ""
@@ -144,7 +142,7 @@ def legal_play_mask(
                 return hand, ""
         if pr.called_card and seat == d.partner:
             # A duty of the called card's holder.
-            called = d.called
+            called = called_card(t, d)
             if called is not None and (follow >> called) & 1 and called != led_card:
                 return 1 << called, "called_card"
         if not pr.head_trick:

@@ -111,6 +111,19 @@ def is_eligible(state: State, seat: int, contract: CompiledContract) -> bool:
     return bool(evaluate_in_deal(contract.eligible, env, state.deal.number))
 
 
+def deal_facts(game: GameLike, d: DealInfo) -> dict[str, Any]:
+    """What the game's mechanisms say of deal ``d`` for the scoring variables (each mechanism's ``facts``).
+
+    ``forced`` (the contract was forced), ``announced`` (the announcements
+    made), ``declared`` and ``bid`` (per seat: points declared, tricks bid).
+    """
+    found: dict[str, Any] = {}
+    for mechanism in game._parts:
+        if mechanism.facts is not None:
+            found.update(mechanism.facts(game, d))
+    return found
+
+
 def sides_of_deal(t: Tables, d: DealInfo) -> tuple[tuple[int, ...], ...]:
     """The sides of a deal, the declarer's side first when there is a contract."""
     rules = t.rules
@@ -146,6 +159,7 @@ class _Deal:
     """What a finished deal decided, for computing formula variables."""
 
     __slots__ = (
+        "bids",
         "bonus",
         "card_points",
         "d",
@@ -159,7 +173,7 @@ class _Deal:
         "won",
     )
 
-    def __init__(self, t: Tables, match: MatchInfo, d: DealInfo, tally: Tally) -> None:
+    def __init__(self, t: Tables, match: MatchInfo, d: DealInfo, tally: Tally, facts: Mapping[str, Any]) -> None:
         n = t.players
         winners = tally.winners
         tricks = [winners.count(s) for s in range(n)]
@@ -168,9 +182,8 @@ class _Deal:
             card_points = [sum(points_of(mask)) for mask in tally.won]
         else:
             card_points = [0] * n
-        declared = [0] * n
-        for meld in tally.declared:
-            declared[meld.seat] += t.rules.declarations[meld.declaration].points
+        declared: list[int] = list(facts.get("declared", (0,) * n))
+        self.bids: tuple[int, ...] = facts.get("bid", ())
         self.tables = t
         self.match = match
         self.d = d
@@ -255,14 +268,14 @@ _PLAYER: dict[str, Any] = {
     "is_declarer": lambda x, seat: seat == x.d.declarer,
     "is_partner": lambda x, seat: x.d.partner is not None and seat == x.d.partner and seat != x.d.declarer,
     "own_tricks": lambda x, seat: x.tricks[seat],
-    "own_bid": lambda x, seat: (x.d.bids[seat] or 0) if x.d.bids else 0,
+    "own_bid": lambda x, seat: x.bids[seat] if x.bids else 0,
 }
 
 
 def _bids(x: _Deal, seats: tuple[int, ...]) -> int:
     """The sum of the bids of a number of tricks that ``seats`` made (0 where nobody bid)."""
-    bids = x.d.bids
-    return sum(bids[s] or 0 for s in seats) if bids else 0
+    bids = x.bids
+    return sum(bids[s] for s in seats) if bids else 0
 
 
 def _scoring_vars(rules: Any) -> dict[int | None, tuple[Env, tuple[tuple[str, Formula], ...]]]:
@@ -403,14 +416,16 @@ class _Environments:
         base["deal"] = d.number
         base["tricks_total"] = d.tricks  # the deal's own hand size (it may change from deal to deal)
         base["no_trump"] = d.trump is not None and d.trump < 0
-        base["forced"] = d.forced
+        facts = deal_facts(game, d)
+        base["forced"] = facts.get("forced", False)
         base["extra_deal"] = is_extra_deal(game, match)
+        announced = facts.get("announced", ())
         for a, key in scoring.announced_keys:
-            base[key] = a in d.announced
+            base[key] = a in announced
         self.base = base
         self.plan = scoring
         self.players = t.players
-        self.deal = _Deal(t, match, d, tally)
+        self.deal = _Deal(t, match, d, tally, facts)
         self.side_of = {seat: side for side in sides for seat in side}
         self.formulas = plan.formulas
         self.player_formulas = plan.player_formulas

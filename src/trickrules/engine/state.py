@@ -6,8 +6,8 @@ a bot can branch freely. ``state.last_events`` are the events of the step
 that made the state.
 
 The state itself only dispatches: the phase it is in names a mechanism
-(:mod:`trickrules.engine.phases`) that says which actions are legal and what
-applying one gives.
+(:mod:`trickrules.engine.mechanism`) that says which actions are legal and what
+applying one gives. It knows no mechanism by name.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from attrs import field, frozen
+from attrs import fields as attrs_fields
 
 from trickrules.compile.cards import CardTable
 from trickrules.compile.rules import Rules
@@ -49,9 +50,22 @@ class GameLike(Protocol):
     _tables: Tables
     _shared: SharedValues
     _scoring: Any  # the game's ScoringPlan (trickrules.engine.scoring), which knows states
-    _legal: Mapping[Phase, Callable[[State], tuple[Action, ...]]]
-    _apply: Mapping[Phase, Callable[[State, Any], State]]
-    _mechanisms: Mapping[Phase, Any]  # each a trickrules.engine.mechanism.Mechanism, which knows states
+    _legal: Mapping[str, Callable[[State], tuple[Action, ...]]]
+    _apply: Mapping[str, Callable[[State, Any], State]]
+    # Each a trickrules.engine.mechanism.Mechanism (which knows states): by phase, in the order of a
+    # deal's parts, and in the order the generic loop asks them.
+    _mechanisms: Mapping[str, Any]
+    _parts: tuple[Any, ...]
+    _sequence: tuple[Any, ...]
+    #: Each mechanism's position in a deal's ``parts``, by phase.
+    _slot: Mapping[str, int]
+    #: What each reason code of a narrowed play says in a refusal.
+    _reasons: Mapping[str, str]
+    # The mechanisms' hooks (see trickrules.engine.mechanism.Mechanism), in sequence order.
+    _after_trick: tuple[Callable[..., State | None], ...]
+    _on_card: tuple[Callable[..., tuple[DealInfo, Tally, tuple[tuple[Actor, Event], ...]]], ...]
+    _narrow: tuple[Callable[[State, int, int, str], tuple[int, str]], ...]
+    _choosers: tuple[Callable[[State], int | None], ...]
 
     def __hash__(self) -> int:
         """Games hash by their fingerprint."""
@@ -119,8 +133,10 @@ class State:
 
     #: The compiled game (a :class:`trickrules.Game`).
     game: GameLike
-    phase: Phase
-    #: The seat to act, or ``None`` when the match is over.
+    #: The phase: a :class:`~trickrules.engine.records.Phase`, or the name of a registered mechanism.
+    phase: str
+    #: The seat whose turn it is (whose card is played in the play), or ``None`` when the match is over.
+    #: :attr:`chooser` is the seat that decides.
     to_move: int | None
     #: Every seat's hand as a bit mask of cards (``game.cards.codes`` gives their codes).
     hands: tuple[int, ...]
@@ -142,6 +158,27 @@ class State:
     def is_terminal(self) -> bool:
         """Whether the match is over."""
         return self.phase is Phase.OVER
+
+    @property
+    def chooser(self) -> int | None:
+        """The seat that decides the next action: :attr:`to_move`, unless a mechanism has another seat choose for it.
+
+        (As the declarer plays the cards of an exposed partner's hand: the card
+        comes from ``to_move``'s hand, and ``chooser`` picks it.)
+        """
+        for chooser in self.game._choosers:
+            seat = chooser(self)
+            if seat is not None:
+                return seat
+        return self.to_move
+
+    def part(self, phase: str) -> Any:
+        """The record the mechanism of ``phase`` keeps in this deal (``None`` if the game has no such mechanism).
+
+        Each mechanism module has a typed reader of its own record; this is the generic one.
+        """
+        slot = self.game._slot.get(phase)
+        return None if slot is None else self.deal.parts[slot]
 
     @property
     def scoreboard(self) -> dict[int, int]:
@@ -213,36 +250,47 @@ class State:
 
     def __repr__(self) -> str:
         return (
-            f"<State {self.game.name} deal {self.deal.number} {self.phase.value} "
+            f"<State {self.game.name} deal {self.deal.number} {self.phase} "
             f"to_move={self.to_move} trick={self.game.cards.format(self.trick)!r}>"
         )
 
     def picture(self) -> svg.Table:
-        """The table seen from above, every hand face up, as data for :func:`trickrules.svg.table`."""
+        """The table seen from above, every hand face up, as data for :func:`trickrules.svg.table`.
+
+        What a mechanism adds to the picture (the card turned, the card
+        called) comes from its view (``view``) of the declarer's partner, who
+        sees most, where a field of the view has the name of a field of the picture.
+        """
         from trickrules import svg
 
         game, d = self.game, self.deal
-        return svg.Table(
-            deck=svg.Deck.of(game.cards.codes, game.spec.deck.suits),
-            hands=[self.hand(s) for s in range(game.players)],
-            trick=self.trick_cards(),
-            clockwise=game.spec.seating.direction == "clockwise",
-            scores=self.match.scores,
-            tricks=self.tricks_won().values(),
-            dealer=d.dealer,
-            to_move=self.to_move,
-            declarer=d.declarer,
-            partner=d.partner,
-            out=[s for s in range(game.players) if (d.seats_out >> s) & 1],
-            title=game.title,
-            deal=d.number,
-            phase=self.phase.value,
-            contract=self.contract,
-            trump=self.trump,
-            called=game.cards.codes[d.called] if d.called is not None else "",
-            turned=game.cards.codes[d.turned] if d.turned is not None else "",
-            pot=self.match.pot,
-        )
+        table: dict[str, Any] = {
+            "deck": svg.Deck.of(game.cards.codes, game.spec.deck.suits),
+            "hands": [self.hand(s) for s in range(game.players)],
+            "trick": self.trick_cards(),
+            "clockwise": game.spec.seating.direction == "clockwise",
+            "scores": self.match.scores,
+            "tricks": self.tricks_won().values(),
+            "dealer": d.dealer,
+            "to_move": self.to_move,
+            "declarer": d.declarer,
+            "partner": d.partner,
+            "out": [s for s in range(game.players) if (d.seats_out >> s) & 1],
+            "title": game.title,
+            "deal": d.number,
+            "phase": self.phase,
+            "contract": self.contract,
+            "trump": self.trump,
+            "pot": self.match.pot,
+        }
+        pictured = {a.name for a in attrs_fields(svg.Table)} - set(table)
+        for mechanism in game._parts:
+            if mechanism.view is not None:
+                seen = mechanism.view(self, d.partner if d.partner is not None else 0)
+                for a in attrs_fields(type(seen)) if seen is not None else ():
+                    if a.name in pictured:
+                        table[a.name] = getattr(seen, a.name)
+        return svg.Table(**table)
 
     def _repr_svg_(self) -> str:
         """The table seen from above as SVG: how a notebook shows a state."""
@@ -289,7 +337,7 @@ set_cache: Callable[[State, Any], None] = State.__dict__["_cache"].__set__
 
 def _restore(
     game: GameLike,
-    phase: Phase,
+    phase: str,
     to_move: int | None,
     hands: tuple[int, ...],
     trick: tuple[int, ...],

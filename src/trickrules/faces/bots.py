@@ -17,6 +17,9 @@ from typing import Protocol
 from trickrules.compile.cards import NO_TRUMP, TRUMP_BASE
 from trickrules.compile.rules import CompiledContract, CompiledOutcome
 from trickrules.compile.variables import DEAL_VARS, PLAYER_VARS, SIDE_VARS
+from trickrules.engine.phases.call import CallView
+from trickrules.engine.phases.deal import DealView
+from trickrules.engine.phases.tricks_bid import BidsView
 from trickrules.engine.state import GameLike
 from trickrules.errors import TrickrulesError
 from trickrules.records.view import View
@@ -448,7 +451,9 @@ class HeuristicBot:
     def _make(self, view: View) -> str:
         """Making trumps round the table: the best suit, if the side expects the tricks the scoring needs."""
         k = self._k
-        hand, turned, total = [k.index[c] for c in view.hand], k.index.get(view.turned), k.rules.tricks_per_deal
+        dealt = view.part(DealView)
+        turned = k.index.get(dealt.turned) if dealt is not None else None
+        hand, total = [k.index[c] for c in view.hand], k.rules.tricks_per_deal
         values = {}
         for action in (a for a in view.legal if a.startswith("trump ")):
             trump, cards = k.trump_key(action[6:]), hand
@@ -505,16 +510,18 @@ class HeuristicBot:
     def _partners(self, view: View) -> set[int]:
         """The seats this one knows to play with it in this deal."""
         rules, me, declarer = self._k.rules, view.seat, view.declarer
+        call = view.part(CallView)
+        partner = call.partner if call is not None else None
         active = {s for s in range(rules.players) if s not in view.seats_out}
         contract = self._k.contracts.get(view.contract or "")
         if contract is None or declarer is None:
             return next((set(t) for t in rules.teams if me in t), {me}) & active - {me}
         if contract.side in ("with_partner", "teams"):
             ours = next((set(t) for t in rules.teams if declarer in t), {declarer})
-        elif contract.side == "with_called" and view.partner is None and me != declarer:
+        elif contract.side == "with_called" and partner is None and me != declarer:
             return set()  # the declarer's partner is not known yet
         else:
-            ours = {declarer, view.partner if contract.side == "with_called" and view.partner is not None else declarer}
+            ours = {declarer, partner if contract.side == "with_called" and partner is not None else declarer}
         ours &= active
         return ours - {me} if me in ours else active - ours - {me}
 
@@ -522,9 +529,11 @@ class HeuristicBot:
         s = _Trick(self._k, view, self._partners(view))
         cards = {self._k.index[a[5:]]: a for a in view.legal if a.startswith("play ")}
         want = s.sign >= 0 or s.tricks_matter  # whether taking a trick helps
-        if view.bids:  # a bid of tricks: take tricks until the side's bid is made (a nil bidder never)
-            side = [view.seat, *s.partners] if view.bids[view.seat] != 0 else [view.seat]
-            want = sum(view.tricks_won[p] for p in side) < sum(view.bids[p] or 0 for p in side)
+        said = view.part(BidsView)
+        bids = said.bids if said is not None else ()
+        if bids:  # a bid of tricks: take tricks until the side's bid is made (a nil bidder never)
+            side = [view.seat, *s.partners] if bids[view.seat] != 0 else [view.seat]
+            want = sum(view.tricks_won[p] for p in side) < sum(bids[p] or 0 for p in side)
         play = self._follow if view.trick else self._lead
         return cards[play(view, s, list(cards), want)]
 

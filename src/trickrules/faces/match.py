@@ -38,7 +38,7 @@ def play_match(
     if on_step is not None:
         on_step(state)
     while not state.is_terminal and (max_deals is None or state.match.deals_done < max_deals):
-        seat = state.to_move
+        seat = state.chooser
         assert seat is not None
         state = state.apply(players[seat].choose(View.from_state(state, seat)))
         if on_step is not None:

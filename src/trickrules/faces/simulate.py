@@ -41,6 +41,7 @@ from trickrules.engine.bulk import play_random
 from trickrules.engine.events import DealScored, MatchEnded, TrickWon
 from trickrules.engine.game import Game, load
 from trickrules.engine.records import Phase
+from trickrules.engine.scoring import deal_facts
 from trickrules.engine.state import State
 from trickrules.errors import ArgumentError
 from trickrules.faces.bots import BOTS, Bot
@@ -130,7 +131,8 @@ def _deal_scored(game: Game, before: State, after: State, tally: Tally, board: t
     # Each outcome once per deal, however many seats it named (the statistics count deals that named it).
     outcomes = tuple(dict.fromkeys(name for name in scored.outcome.split(", ") if name and name != "none"))
     success = declarer is not None and deltas[declarer] > 0
-    tally.add_deal(contract, declarer, deal.forced, success, side_tricks, tuple(tricks), outcomes, deltas)
+    forced = bool(deal_facts(game, deal).get("forced", False))
+    tally.add_deal(contract, declarer, forced, success, side_tricks, tuple(tricks), outcomes, deltas)
     return scored.scoreboard
 
 
@@ -165,7 +167,7 @@ def play_match(
             state, played, pending = play_random(state, randoms, rng)
             actions += played
         before = state
-        seat = state.to_move
+        seat = state.chooser
         assert seat is not None
         bot = bots[seat]
         action: Action | str

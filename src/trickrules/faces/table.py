@@ -45,6 +45,12 @@ from trickrules.engine.events import (
     WentAlone,
 )
 from trickrules.engine.phases import redact
+from trickrules.engine.phases.announce import AnnouncementsView
+from trickrules.engine.phases.call import CallView
+from trickrules.engine.phases.deal import DealView
+from trickrules.engine.phases.declare import DeclarationsView
+from trickrules.engine.phases.exchange import ExchangeView
+from trickrules.engine.phases.passing import PassingView
 from trickrules.engine.state import GameLike, State
 from trickrules.errors import ArgumentError, IllegalActionError
 from trickrules.faces.bots import Bot
@@ -125,7 +131,7 @@ class Table:
         self._echo(self.state)
         try:
             while not self._done():
-                seat = self.state.to_move
+                seat = self.state.chooser
                 assert seat is not None
                 if seat == self.seat:
                     if not self._turn():
@@ -362,14 +368,19 @@ def describe_view(game: GameLike, view: View, bidding: Sequence[str] = ()) -> st
     lines.append("Scores: " + ", ".join(f"seat {s} {view.scoreboard[s]}" for s in seats) + pot)
     for name, values in view.counters:
         lines.append(f"  {name}: " + ", ".join(f"seat {s} {values[s]}" for s in seats))
-    if view.turned:
-        lines.append(f"Turned card: {view.turned}")
+    dealt = view.part(DealView)
+    if dealt is not None and dealt.turned:
+        lines.append(f"Turned card: {dealt.turned}")
     lines.append("Bidding: " + ("; ".join(bidding) if bidding else "none yet"))
     lines.extend(_contract_lines(game, view))
-    if view.declarations:
-        lines.append("Declared: " + "; ".join(f"seat {s} {name} in {suit}" for s, name, suit in view.declarations))
-    if view.given or view.received:
-        lines.append(f"You gave: {' '.join(view.given) or '-'}; you received: {' '.join(view.received) or '-'}")
+    declared = view.part(DeclarationsView)
+    if declared is not None and declared.declarations:
+        melds = declared.declarations
+        lines.append("Declared: " + "; ".join(f"seat {s} {name} in {suit}" for s, name, suit in melds))
+    for handed in (view.part(ExchangeView), view.part(PassingView)):
+        if handed is not None and (handed.given or handed.received):
+            gave, got = " ".join(handed.given) or "-", " ".join(handed.received) or "-"
+            lines.append(f"You gave: {gave}; you received: {got}")
     lines.append("Tricks won: " + ", ".join(f"seat {s} {view.tricks_won[s]}" for s in seats))
     others = ", ".join(f"seat {s} {view.hand_sizes[s]}" for s in seats if s != you)
     lines.append(f"Cards held: {others}")
@@ -391,13 +402,15 @@ def _contract_lines(game: GameLike, view: View) -> list[str]:
         parts.append(f"declarer seat {view.declarer}")
     if view.trump is not None:
         parts.append("trumps: " + (game.spec.trump.none_name if view.trump == "none" else view.trump))
-    if view.called:
-        parts.append(f"called card {view.called}")
-    if view.partner is not None:
-        parts.append(f"partner seat {view.partner}")
+    call = view.part(CallView)
+    if call is not None and call.called:
+        parts.append(f"called card {call.called}")
+    if call is not None and call.partner is not None:
+        parts.append(f"partner seat {call.partner}")
     if view.seats_out:
         parts.append("sitting out: " + ", ".join(f"seat {s}" for s in view.seats_out))
-    if view.announced:
-        parts.append("announced: " + ", ".join(view.announced))
+    announced = view.part(AnnouncementsView)
+    if announced is not None and announced.announced:
+        parts.append("announced: " + ", ".join(announced.announced))
     lines = ["Contract: " + "; ".join(parts)] if parts else ["Contract: not known yet"]
     return lines

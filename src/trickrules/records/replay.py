@@ -15,7 +15,7 @@ import os
 from collections.abc import Iterator, Mapping
 
 from trickrules.engine.actions import Action
-from trickrules.engine.events import ACTION_EVENTS, Event, event_to_data
+from trickrules.engine.events import Event, event_to_data, records_action
 from trickrules.engine.game import Game, load
 from trickrules.engine.phases import action_of as phase_action_of
 from trickrules.engine.rng import RNG_VERSION
@@ -177,14 +177,14 @@ def _replay(
     _match_derived(state.last, feed)
     while (e := feed.next()) is not None:
         i = feed.taken - 1
-        if e.event.TAG not in ACTION_EVENTS or not isinstance(e.actor, int):
+        if not records_action(e.event.TAG) or not isinstance(e.actor, int):
             raise LogIntegrityError(
                 f"event {i}: {e.event.TAG!r} by {e.actor!r} where a player's action was expected", seq=i
             )
         if state.is_terminal:
             raise LogIntegrityError(f"event {i}: the match was already over", seq=i)
-        if e.actor != state.to_move:
-            raise LogIntegrityError(f"event {i}: seat {e.actor} acted, but it was seat {state.to_move}'s turn", seq=i)
+        if e.actor != state.chooser:
+            raise LogIntegrityError(f"event {i}: seat {e.actor} acted, but it was seat {state.chooser}'s turn", seq=i)
         try:
             state = state.apply(action_of(game, e.event))
         except TrickrulesError as exc:

@@ -1,20 +1,26 @@
 """Per-seat views: what one player may know of a state.
 
-A :class:`View` holds the seat's own hand, the cards on the table and won in
-tricks, public bids, trumps, the called card, declarations, scores and the
-pot. It never holds another seat's hand, the seed, cards handed face down to
-others, or who a secretly called partner is — that appears only once the
-called card has been played (or the rules make it public), or when the
-viewing seat holds the called card itself.
+A :class:`View` holds what every game has: the seat's own hand, the cards
+on the table and won in tricks, the contract, the declarer, trumps, the
+seats out, scores and the pot. What a seat sees of each mechanism's record
+(the card turned, the called card and, once it may know him, its holder,
+the cards it passed or exchanged, announcements, declarations, bids) is
+that mechanism's own view value, in :attr:`View.parts`; the mechanism alone
+decides it (its ``view``), and this module assembles them without knowing
+any of them. A view never holds another seat's hand, the seed, cards
+handed face down to others, or who a secretly called partner is.
 """
 
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from attrs import frozen
+from attrs import evolve, frozen
+from attrs import fields as attr_fields
 
+from trickrules.engine.mechanism import mechanism_named
+from trickrules.engine.phases import BUILT_IN
 from trickrules.engine.records import Phase
 from trickrules.engine.state import State
 from trickrules.errors import LogFormatError
@@ -29,6 +35,7 @@ __all__ = ["MAX_VIEW_BYTES", "View", "make_view"]
 #: Larger view texts are refused before parsing (a real view is a few kilobytes).
 MAX_VIEW_BYTES = 1024 * 1024
 _PHASES = frozenset(p.value for p in Phase)
+_V = TypeVar("_V")
 
 
 @frozen
@@ -38,7 +45,9 @@ class View:
     game: str
     seat: int
     phase: str
+    #: The seat whose turn it is (whose card is played), and the seat that decides for it.
     to_move: int | None
+    chooser: int | None
     dealer: int
     deal: int
     hand: tuple[str, ...]
@@ -49,26 +58,25 @@ class View:
     contract: str | None
     declarer: int | None
     trump: str | None
-    turned: str
-    called: str
-    partner: int | None
     #: The declarer's partner, when he sits out (see also ``seats_out``).
     sitting_out: int | None
-    announced: tuple[str, ...]
-    declarations: tuple[tuple[int, str, str], ...]
-    given: tuple[str, ...]
-    received: tuple[str, ...]
+    #: Every seat that sits out this deal (the declarer's partner, a lone defender's partner).
+    seats_out: tuple[int, ...]
     scoreboard: tuple[Total, ...]
     pot: Total
+    #: The legal actions, when this seat decides (it is the chooser).
     legal: tuple[str, ...]
-    #: The seat this seat passes cards to in this deal (``None``: no passing).
-    pass_to: int | None = None
-    #: Every seat that sits out this deal (the declarer's partner, a lone defender's partner).
-    seats_out: tuple[int, ...] = ()
-    #: Each seat's bid of a number of tricks (``None``: not yet); empty before the first bid.
-    bids: tuple[int | None, ...] = ()
     #: Each counter carried from deal to deal (``scoring.counters``): its name and its value per seat.
-    counters: tuple[tuple[str, tuple[Total, ...]], ...] = ()
+    counters: tuple[tuple[str, tuple[Total, ...]], ...]
+    #: What this seat sees of each mechanism of the game, by phase (each a value of the mechanism's ``view_type``).
+    parts: tuple[tuple[str, Any], ...] = ()
+
+    def part(self, kind: type[_V]) -> _V | None:
+        """The seat's view of the mechanism whose view values are of class ``kind`` (``None``: the game has none)."""
+        for _, value in self.parts:
+            if type(value) is kind:
+                return value
+        return None
 
     @classmethod
     def from_state(cls, state: State, seat: int) -> View:
@@ -88,29 +96,32 @@ class View:
         game = load(self.game) if self.game in bundled_names() else None
         if deck is None:
             deck = svg.Deck.of(game.cards.codes, game.spec.deck.suits) if game is not None else svg.Deck()
-        return svg.Table(
-            deck=deck,
-            hands=[self.hand if s == self.seat else None for s in range(len(self.hand_sizes))],
-            counts=self.hand_sizes,
-            trick=self.trick,
-            seat=self.seat,
-            clockwise=game is not None and game.spec.seating.direction == "clockwise",
-            scores=self.scoreboard,
-            tricks=self.tricks_won,
-            dealer=self.dealer,
-            to_move=self.to_move,
-            declarer=self.declarer,
-            partner=self.partner,
-            out=self.seats_out,
-            title=game.title if game is not None else self.game,
-            deal=self.deal,
-            phase=self.phase,
-            contract=self.contract,
-            trump=self.trump,
-            called=self.called,
-            turned=self.turned,
-            pot=self.pot,
-        )
+        table: dict[str, Any] = {
+            "deck": deck,
+            "hands": [self.hand if s == self.seat else None for s in range(len(self.hand_sizes))],
+            "counts": self.hand_sizes,
+            "trick": self.trick,
+            "seat": self.seat,
+            "clockwise": game is not None and game.spec.seating.direction == "clockwise",
+            "scores": self.scoreboard,
+            "tricks": self.tricks_won,
+            "dealer": self.dealer,
+            "to_move": self.to_move,
+            "declarer": self.declarer,
+            "out": self.seats_out,
+            "title": game.title if game is not None else self.game,
+            "deal": self.deal,
+            "phase": self.phase,
+            "contract": self.contract,
+            "trump": self.trump,
+            "pot": self.pot,
+        }
+        pictured = {a.name for a in attr_fields(svg.Table)} - set(table)
+        for _, value in self.parts:  # what a mechanism's view shows that the picture has a place for
+            for a in attr_fields(type(value)):
+                if a.name in pictured:
+                    table[a.name] = getattr(value, a.name)
+        return svg.Table(**table)
 
     def _repr_svg_(self) -> str:
         """The seat's table as SVG (the other hands as card backs with counts): how a notebook shows a view."""
@@ -120,7 +131,9 @@ class View:
 
     def to_json(self) -> str:
         """The view as compact JSON with sorted keys (stable byte for byte)."""
-        return json.dumps(converter.unstructure(self), sort_keys=True, separators=(",", ":"))
+        data = converter.unstructure(self)
+        data["parts"] = [[phase, converter.unstructure(value)] for phase, value in self.parts]
+        return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
     @classmethod
     def from_json(cls, text: str | bytes) -> View:
@@ -147,14 +160,33 @@ class View:
         data: Any = read_json(text, "view")
         if not isinstance(data, dict):
             raise LogFormatError(f"a view must be a JSON object, found {show(data)}")
+        raw_parts = data.pop("parts", [])
+        if not isinstance(raw_parts, list) or not all(
+            isinstance(p, list) and len(p) == 2 and isinstance(p[0], str) for p in raw_parts
+        ):
+            found = show(raw_parts)
+            raise LogFormatError(f"malformed view: parts: expected a list of [phase, view] pairs, found {found}")
         try:
             view = converter.structure(data, cls)
         except Exception as exc:
             raise LogFormatError(f"malformed view: {'; '.join(describe_error(exc))}") from None
+        view = evolve(view, parts=tuple(_part_of(phase, value) for phase, value in raw_parts))
         problems = _inconsistencies(view)
         if problems:
             raise LogFormatError(f"malformed view: {'; '.join(problems)}")
         return view
+
+
+def _part_of(phase: str, value: object) -> tuple[str, Any]:
+    """A mechanism's part of a view read from JSON, structured into its mechanism's view class."""
+    mechanism = BUILT_IN.get(phase) or mechanism_named(phase)
+    kind = mechanism.view_type if mechanism is not None else None
+    if kind is None:
+        raise LogFormatError(f"malformed view: parts.{phase}: no mechanism of this phase has a view")
+    try:
+        return phase, converter.structure(value, kind)
+    except Exception as exc:
+        raise LogFormatError(f"malformed view: parts.{phase}: {'; '.join(describe_error(exc))}") from None
 
 
 def _inconsistencies(view: View) -> list[str]:
@@ -173,19 +205,14 @@ def _inconsistencies(view: View) -> list[str]:
             if value < 0:
                 out.append(f"{name}[{n}]: expected a count of 0 or more, found {value}")
 
-    for name in ("seat", "dealer", "to_move", "declarer", "partner", "sitting_out", "pass_to"):
+    for name in ("seat", "dealer", "to_move", "chooser", "declarer", "sitting_out"):
         seat(name, getattr(view, name))
     for n, who in enumerate(view.seats_out):
         seat(f"seats_out[{n}]", who)
     for n, (who, _) in enumerate(view.trick):
         seat(f"trick[{n}][0]", who)
-    for n, (who, _, _) in enumerate(view.declarations):
-        seat(f"declarations[{n}][0]", who)
     counts("hand_sizes", view.hand_sizes)
     counts("tricks_won", view.tricks_won)
-    counts("bids", tuple(b for b in view.bids if b is not None))
-    if view.bids and len(view.bids) != players:
-        out.append(f"bids: expected one bid per seat ({players}), found {len(view.bids)}")
     for name in ("deal", "pot"):
         if getattr(view, name) < 0:
             out.append(f"{name}: expected 0 or more, found {getattr(view, name)}")
@@ -198,13 +225,13 @@ def _inconsistencies(view: View) -> list[str]:
         out.append(f"to_move: {view.to_move} in the {view.phase} phase")
     if 0 <= view.seat < players and len(view.hand) != view.hand_sizes[view.seat]:
         out.append(f"hand: {len(view.hand)} cards, but hand_sizes[{view.seat}] is {view.hand_sizes[view.seat]}")
-    if view.legal and view.to_move != view.seat:
-        out.append(f"legal: actions listed for seat {view.seat}, but seat {view.to_move} is to move")
+    if view.legal and view.chooser != view.seat:
+        out.append(f"legal: actions listed for seat {view.seat}, but seat {view.chooser} decides")
     return out
 
 
 def make_view(state: State, seat: int) -> View:
-    """Build ``seat``'s view of ``state``."""
+    """Build ``seat``'s view of ``state``: what every game has, and each mechanism's own view."""
     game = state.game
     rules = game.rules
     game.seat(seat, "seat")
@@ -217,27 +244,16 @@ def make_view(state: State, seat: int) -> View:
     played = 0
     for mask in tally.won:
         played |= mask
-    partner: int | None = None
-    if d.called is not None and (d.revealed or seat == d.partner):
-        partner = d.partner
-    given: tuple[str, ...] = ()
-    received: tuple[str, ...] = ()
-    complete = bool(d.returned) and len(d.returned) == len(d.given)
-    if seat == d.declarer and d.partner != seat:
-        given = tuple(codes[c] for c in d.given)
-        received = tuple(codes[c] for c in d.returned) if complete else ()
-    elif seat == d.partner and d.given:
-        given = tuple(codes[c] for c in d.returned)
-        received = tuple(codes[c] for c in d.given) if complete else ()
-    elif d.passed:  # the cards this seat passed, and once everyone has passed, those it received
-        given = game.codes_of(d.passed[seat])
-        source = (seat - d.pass_offset) % rules.players
-        received = game.codes_of(d.passed[source]) if state.phase is not Phase.PASSING else ()
+    team_of = game._tables.team_of
+    out = tuple(s for s in range(rules.players) if (d.seats_out >> s) & 1)
+    chooser = state.chooser
+    parts = tuple((m.phase, m.view(state, seat)) for m in game._parts if m.view is not None)
     return View(
         game=game.name,
         seat=seat,
-        phase=state.phase.value,
+        phase=str(state.phase),
         to_move=state.to_move,
+        chooser=chooser,
         dealer=d.dealer,
         deal=d.number,
         hand=state.hand(seat),
@@ -248,21 +264,13 @@ def make_view(state: State, seat: int) -> View:
         contract=state.contract,
         declarer=state.declarer,
         trump=state.trump,
-        turned=codes[d.turned] if d.turned is not None else "",
-        called=codes[d.called] if d.called is not None else "",
-        partner=partner,
-        sitting_out=d.sitting_out,
-        seats_out=tuple(s for s in range(rules.players) if (d.seats_out >> s) & 1),
-        announced=d.announced,
-        declarations=tuple(
-            (m.seat, rules.declarations[m.declaration].name, game.cards.suit_codes[m.suit]) for m in tally.declared
+        sitting_out=next(
+            (s for s in out if d.declarer is not None and s != d.declarer and team_of[s] == team_of[d.declarer]), None
         ),
-        given=given,
-        received=received,
+        seats_out=out,
         scoreboard=state.match.scores,
         pot=state.match.pot,
-        legal=tuple(str(a) for a in state.legal_actions()) if state.to_move == seat else (),
-        pass_to=(seat + d.pass_offset) % rules.players if d.pass_offset else None,
-        bids=d.bids,
+        legal=tuple(str(a) for a in state.legal_actions()) if chooser == seat else (),
         counters=tuple((c.name, values) for c, values in zip(rules.bids.counters, state.match.counters, strict=True)),
+        parts=parts,
     )

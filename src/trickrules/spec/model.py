@@ -12,6 +12,8 @@ option) are checked by :mod:`trickrules.compile`, which knows the key paths.
 
 from __future__ import annotations
 
+from typing import Any
+
 from attrs import field, frozen
 from attrs.validators import in_
 
@@ -537,6 +539,20 @@ class VariantSpec(Sealed):
     changes: tuple[str, ...] = ()
 
 
+def _frozen_value(value: Any) -> Any:
+    """A TOML value with its lists as tuples and its tables as :class:`FrozenMap`, all the way down."""
+    if isinstance(value, dict | FrozenMap):
+        return FrozenMap({k: _frozen_value(v) for k, v in value.items()})
+    if isinstance(value, list | tuple):
+        return tuple(_frozen_value(v) for v in value)
+    return value
+
+
+def frozen_sections(sections: Any) -> FrozenMap[str, FrozenMap[str, Any]]:
+    """The ``[mechanisms]`` sections, deeply immutable (so that a spec stays a value)."""
+    return FrozenMap({name: _frozen_value(table) for name, table in dict(sections).items()})
+
+
 @frozen
 class Spec(Sealed):
     """A complete game spec, after overlays and options are applied."""
@@ -561,6 +577,9 @@ class Spec(Sealed):
     passing: PassingSpec = PassingSpec()
     making: MakingSpec = MakingSpec()
     tricks_bid: TricksBidSpec | None = None
+    #: The sections of mechanisms registered from outside the library (``[mechanisms.NAME]``), as
+    #: read: each registered mechanism reads its own (:func:`trickrules.engine.mechanism.register`).
+    mechanisms: FrozenMap[str, FrozenMap[str, Any]] = field(factory=FrozenMap, converter=frozen_sections)
 
 
 def _register() -> None:

@@ -1,8 +1,9 @@
-"""The phase mechanisms: one module per phase, each building one :class:`~trickrules.engine.mechanism.Mechanism`.
+"""The built-in phase mechanisms: one module per phase, each building one mechanism (a plug-in).
 
-Dealing (:mod:`.deal`) starts each deal; the setup phases between the auction
-and the first lead follow the order :mod:`.setup` gives; the deal ends in
-:mod:`.deal_end`.
+A game's deals run the phases its compiled tables list
+(:func:`trickrules.compile.sequence.phases`), with any registered mechanism
+its spec uses (:func:`trickrules.engine.mechanism.register`) inserted;
+:func:`game_mechanisms` puts the list together.
 """
 
 from __future__ import annotations
@@ -11,10 +12,13 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
+from attrs import frozen
+
 from trickrules.compile.tables import Tables
 from trickrules.engine.actions import Action
 from trickrules.engine.events import Event
-from trickrules.engine.mechanism import OVER, Mechanism, Replay, Reveal
+from trickrules.engine.mechanism import OVER, Mechanism, Replay, Reveal, registered, replayer, revealer
+from trickrules.engine.obligations import REASONS
 from trickrules.engine.phases import (
     alone,
     announce,
@@ -31,66 +35,110 @@ from trickrules.engine.phases import (
     trump,
 )
 from trickrules.engine.records import Phase
+from trickrules.errors import SpecError
 
 if TYPE_CHECKING:
     from trickrules.engine.state import GameLike
 
-__all__ = ["action_of", "mechanisms", "redact"]
+__all__ = ["BUILT_IN", "GameMechanisms", "action_of", "game_mechanisms", "redact"]
+
+#: The built-in mechanisms by phase.
+BUILT_IN: Mapping[str, Mechanism] = MappingProxyType(
+    {
+        m.phase: m
+        for m in (
+            deal.MECHANISM,
+            passing.MECHANISM,
+            auction.MECHANISM,
+            tricks_bid.MECHANISM,
+            making.MECHANISM,
+            discard.MECHANISM,
+            alone.MECHANISM,
+            trump.MECHANISM,
+            call.MECHANISM,
+            exchange.MECHANISM,
+            announce.MECHANISM,
+            declare.MECHANISM,
+            play.MECHANISM,
+            OVER,
+        )
+    }
+)
 
 
-def mechanisms(t: Tables) -> Mapping[Phase, Mechanism]:
-    """The mechanisms a game's rules use, by phase."""
-    rules = t.rules
-    chosen = [play.MECHANISM, OVER]
-    named = ("dealer", "declarer", "called_holder")
-    if rules.trump_chosen_by in named or any(c.trump_by in named for c in rules.contracts):
-        chosen.append(trump.MECHANISM)
-    if rules.contracts:
-        chosen.append(auction.MECHANISM)
-    if any(c.call for c in rules.contracts):
-        chosen.append(call.MECHANISM)
-    if any(c.exchange for c in rules.contracts):
-        chosen.append(exchange.MECHANISM)
-    if rules.announcements or rules.late_announcements:
-        chosen.append(announce.MECHANISM)
-    if rules.declarations:
-        chosen.append(declare.MECHANISM)
-    if t.passing.used:
-        chosen.append(passing.MECHANISM)
-    if rules.making is not None:  # trumps made round the table; then the discard and going alone
-        chosen.append(making.MECHANISM)
-        if rules.making.taken_by_dealer:
-            chosen.append(discard.MECHANISM)
-        if rules.making.alone or rules.making.defend_alone:
-            chosen.append(alone.MECHANISM)
-    if rules.bids.tricks_bid is not None:  # every player bids a number of tricks
-        chosen.append(tricks_bid.MECHANISM)
-    return MappingProxyType({m.phase: m for m in chosen})
+@frozen(weakref_slot=False, eq=False)
+class GameMechanisms:
+    """A game's mechanisms, put together once when the game is compiled."""
+
+    #: In the order of their records in a deal's ``parts``: the built-in ones, then the registered ones.
+    parts: tuple[Mechanism, ...]
+    #: Each phase's position in ``parts``.
+    slot: Mapping[str, int]
+    #: In the order the generic loop asks them which is due (the play last).
+    sequence: tuple[Mechanism, ...]
+    #: Every mechanism by phase (``over`` included).
+    by_phase: Mapping[str, Mechanism]
+    #: What each reason code of a narrowed play says in a refusal.
+    reasons: Mapping[str, str]
 
 
-#: Every mechanism there is (a game uses those its rules need).
-_ALL = (announce, auction, call, declare, exchange, play, trump, passing, making, discard, alone, tricks_bid)
+def game_mechanisms(t: Tables) -> GameMechanisms:
+    """The mechanisms a game's tables use: the built-in phases, and the registered mechanisms it names.
 
-#: How a seat sees the events that not every seat may see in full, by event class: what
-#: dealing hides, and what each mechanism says of the events it produces.
+    A registered mechanism comes in the sequence just before the phase it
+    names (the play, by default); :class:`~trickrules.errors.SpecError`
+    if that phase is not one of the game's, or the spec names a section
+    of ``[mechanisms]`` that no registered mechanism has.
+    """
+    built = [BUILT_IN[p] for p in t.phases]
+    extra: list[tuple[Mechanism, str]] = []
+    known = registered()
+    for name in t.mechanism_sections:
+        if name not in known:
+            raise SpecError(f"mechanisms.{name}: no mechanism is registered under this name.")
+    for name, (mechanism, uses, before) in known.items():
+        if uses(t):
+            if before not in t.phases or before == Phase.DEAL:
+                raise SpecError(f"mechanisms.{name}: it comes before {before!r}, which is not a phase of this game.")
+            extra.append((mechanism, before))
+    parts = (*built, *(m for m, _ in extra))
+    sequence: list[Mechanism] = []
+    for m in built:
+        sequence += [e for e, before in extra if before == m.phase]
+        sequence.append(m)
+    by_phase = {m.phase: m for m in parts}
+    by_phase[OVER.phase] = OVER
+    reasons = dict(REASONS)
+    for m in parts:
+        reasons.update(m.reasons)
+    return GameMechanisms(
+        parts=parts,
+        slot=MappingProxyType({m.phase: k for k, m in enumerate(parts)}),
+        sequence=tuple(sequence),
+        by_phase=MappingProxyType(by_phase),
+        reasons=MappingProxyType(reasons),
+    )
+
+
+#: How a seat sees the built-in events that not every seat may see in full, by event class.
 _REVEALS: Mapping[type, Reveal] = MappingProxyType(
-    {**deal.REVEALS, **{cls: how for module in _ALL for cls, how in module.MECHANISM.reveals.items()}}
+    {cls: how for m in BUILT_IN.values() for cls, how in m.reveals.items()}
+)
+#: How each built-in event that records a player's decision gives back the action, by event class.
+_REPLAYS: Mapping[type, Replay] = MappingProxyType(
+    {cls: how for m in BUILT_IN.values() for cls, how in m.replays.items()}
 )
 
 
 def redact(event: Event, seat: int) -> Event:
     """``event`` as ``seat`` may know it (hidden cards replaced by ``"?"``)."""
-    reveal = _REVEALS.get(type(event))
+    cls = type(event)
+    reveal = _REVEALS.get(cls) or revealer(cls)
     return event if reveal is None else reveal(event, seat)
-
-
-#: How each event that records a player's decision gives back the action, by event class.
-_REPLAYS: Mapping[type, Replay] = MappingProxyType(
-    {cls: how for module in _ALL for cls, how in module.MECHANISM.replays.items()}
-)
 
 
 def action_of(game: GameLike, event: Event) -> Action | None:
     """The player action ``event`` records, or ``None`` for an event the rules derive."""
-    how = _REPLAYS.get(type(event))
+    cls = type(event)
+    how = _REPLAYS.get(cls) or replayer(cls)
     return None if how is None else how(event, game)

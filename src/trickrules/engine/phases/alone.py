@@ -4,8 +4,8 @@ With ``making.alone`` the maker says ``alone`` (his partner sits out) or
 ``pass``; with ``making.defend_alone`` each defender in turn from the eldest
 hand is then asked the same, until one defends alone (his partner sits out
 too). A seat that sits out is in ``DealInfo.seats_out``: it holds its cards
-but plays no card, and the tricks go round without it. The maker's partner
-is also ``DealInfo.sitting_out``. Then the eldest hand that plays leads.
+but plays no card, and the tricks go round without it. Then the eldest hand
+that plays leads.
 """
 
 from __future__ import annotations
@@ -13,17 +13,57 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
+from attrs import frozen
+
 from trickrules.engine.actions import Action
 from trickrules.engine.events import Event, Passed, WentAlone, shared
+from trickrules.engine.loop import advance
 from trickrules.engine.mechanism import PASS, Mechanism, listed
-from trickrules.engine.phases import setup
-from trickrules.engine.records import Actor, DealInfo, Phase, evolve
+from trickrules.engine.records import Actor, DealInfo, MatchInfo, Phase, evolve, with_part
 from trickrules.engine.state import State
 
 if TYPE_CHECKING:
     from trickrules.engine.state import GameLike
 
-__all__ = ["MECHANISM", "begin"]
+__all__ = ["MECHANISM", "Alone"]
+
+
+@frozen(weakref_slot=False)
+class Alone:
+    """Going alone's record of a deal: how many seats have been asked, and whether the asking is over."""
+
+    asked: int = 0
+    done: bool = False
+
+
+_NONE = Alone()
+
+
+def _record(game: GameLike, d: DealInfo) -> Alone:
+    record: Alone = d.parts[game._slot[Phase.ALONE]]
+    return record
+
+
+def _start(game: GameLike, d: DealInfo, match: MatchInfo) -> Alone:
+    return _NONE
+
+
+def _asked(state: State, d: DealInfo) -> list[int]:
+    """The seats asked in turn: the maker (with ``making.alone``), then the defenders (with ``defend_alone``)."""
+    making = state.game.rules.making
+    assert making is not None
+    assert d.declarer is not None
+    return [d.declarer] * making.alone + _defenders(state, d) * making.defend_alone
+
+
+def _due(state: State, d: DealInfo) -> int | None:
+    if d.declarer is None or d.trump is None:
+        return None  # trumps not made yet
+    record = _record(state.game, d)
+    if record.done:
+        return None
+    asked = _asked(state, d)
+    return asked[record.asked] if record.asked < len(asked) else None
 
 
 def _defenders(state: State, d: DealInfo) -> list[int]:
@@ -36,52 +76,36 @@ def _defenders(state: State, d: DealInfo) -> list[int]:
     return [s for s in order if team_of[s] != makers]
 
 
-def begin(state: State, d: DealInfo, events: list[tuple[Actor, Event]]) -> State:
-    """After trumps are made (and the discard): ask the maker, else the first defender, else lead."""
-    making = state.game.rules.making
-    assert making is not None
-    assert d.declarer is not None
-    if making.alone:
-        return setup.moved(state, Phase.ALONE, d.declarer, d, tuple(events))
-    if making.defend_alone:
-        return setup.moved(state, Phase.ALONE, _defenders(state, d)[0], d, tuple(events))
-    return setup.start_play(state, d, events)
-
-
 def _offered(state: State) -> tuple[Action, ...]:
     return (state.game._shared.pass_action, state.game.action("alone"))
 
 
 def _step(state: State, action: Action) -> State:
     game = state.game
-    making = game.rules.making
-    assert making is not None
     seat = state.to_move
     assert seat is not None
     d = state.deal
+    record = _record(game, d)
     events: list[tuple[Actor, Event]]
     if action.verb == "alone":
         partners = [s for s in game.rules.teams[game._tables.team_of[seat]] if s != seat]
         out = d.seats_out
         for s in partners:
             out |= 1 << s
-        if seat == d.declarer:
-            d = evolve(d, sitting_out=partners[0], seats_out=out)
-        else:
-            d = evolve(d, seats_out=out)
+        d = evolve(d, seats_out=out)
         events = [(seat, WentAlone(seat))]
     else:
         events = [(seat, shared(Passed, seat, Phase.ALONE.value))]
-    defenders = _defenders(state, d)
-    if making.defend_alone and not (action.verb == "alone" and seat != d.declarer):
-        later = defenders if seat == d.declarer else defenders[defenders.index(seat) + 1 :]
-        if later:
-            return setup.moved(state, Phase.ALONE, later[0], d, tuple(events))
-    return setup.start_play(state, d, events)
+    # A defender who goes alone ends the asking; otherwise the next seat is asked.
+    done = action.verb == "alone" and seat != d.declarer
+    d = with_part(d, game._slot[Phase.ALONE], Alone(record.asked + 1, done))
+    return advance(state, d, events)
 
 
 def _went(event: WentAlone, game: GameLike) -> Action:
     return game.action("alone")
 
 
-MECHANISM: Mechanism = listed(Phase.ALONE, _offered, _step, replays=MappingProxyType({**PASS, WentAlone: _went}))
+MECHANISM: Mechanism = listed(
+    Phase.ALONE, _offered, _step, replays=MappingProxyType({**PASS, WentAlone: _went}), start=_start, due=_due
+)

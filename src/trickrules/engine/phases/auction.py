@@ -10,27 +10,77 @@ holder of a given card, plays without a contract, or redeals.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
+from attrs import frozen
+
+from trickrules.compile.cards import NO_TRUMP
 from trickrules.engine.actions import Action
 from trickrules.engine.events import AuctionWon, BidMade, Event, Redeal, shared
+from trickrules.engine.loop import advance
 from trickrules.engine.mechanism import PASS, Mechanism, listed, not_legal
-from trickrules.engine.phases import deal_end, setup
-from trickrules.engine.phases.deal import start_deal
-from trickrules.engine.records import DEALER, Actor, Auction, DealInfo, Phase, Step, Tally, evolve
+from trickrules.engine.phases import deal_end
+from trickrules.engine.phases.deal import dealing, start_deal
+from trickrules.engine.records import DEALER, Actor, DealInfo, MatchInfo, Phase, Step, evolve, with_part
 from trickrules.engine.scoring import is_eligible
 from trickrules.engine.state import State
+from trickrules.spec.sealed import Sealed
 
 if TYPE_CHECKING:
     from trickrules.engine.state import GameLike
 
-__all__ = ["MECHANISM"]
+__all__ = ["MECHANISM", "Auction", "auction"]
+
+
+@frozen(weakref_slot=False)
+class Auction(Sealed):
+    """The auction's record of a deal: the bidding so far, and how it ended.
+
+    ``Auction()`` is every new deal's auction, in every game of the process:
+    like the events, it cannot be initialised again (:class:`~trickrules.spec.sealed.Sealed`).
+    """
+
+    #: The highest contract bid (its index in the ladder), if any.
+    high: int | None = None
+    #: The seat that bid it.
+    bidder: int | None = None
+    #: The seats that have passed, as a bit mask.
+    passed: int = 0
+    #: How many times a seat has spoken.
+    spoken: int = 0
+    #: Whether the auction is over (won, forced, or passed out to a play without contract).
+    over: bool = False
+    #: Whether the contract was forced on the declarer (everyone passed).
+    forced: bool = False
+
+
+_NEW = Auction()
+
+
+def auction(game: GameLike, d: DealInfo) -> Auction:
+    """The auction record of deal ``d``."""
+    record: Auction = d.parts[game._slot[Phase.BIDDING]]
+    return record
+
+
+def _start(game: GameLike, d: DealInfo, match: MatchInfo) -> Auction:
+    return _NEW
+
+
+def _due(state: State, d: DealInfo) -> int | None:
+    return None if auction(state.game, d).over else (d.dealer + 1) % state.game.players
+
+
+def _facts(game: GameLike, d: DealInfo) -> Mapping[str, object]:
+    return {"forced": auction(game, d).forced}
 
 
 def _lowest(state: State, seat: int) -> int:
     """The lowest rung ``seat`` may bid: above the high bid, or equal to it when he may hold it."""
-    high, bidder = state.tally.auction.high, state.tally.auction.bidder
+    record = auction(state.game, state.deal)
+    high, bidder = record.high, record.bidder
     if high is None:
         return 0
     if state.game.rules.earlier_may_hold and bidder is not None:
@@ -65,7 +115,7 @@ def _why(state: State, action: Action, actions: tuple[Action, ...]) -> str:
     if action.arg not in names:
         return f"{what}: there is no contract {action.arg!r} (contracts: {', '.join(names)})."
     c = game.rules.contracts[names.index(action.arg)]
-    high = state.tally.auction.high
+    high = auction(game, state.deal).high
     seat = state.to_move
     assert seat is not None
     if high is not None and c.index < _lowest(state, seat):
@@ -84,7 +134,8 @@ def _step(state: State, action: Action) -> State:
     d = state.deal
     n = game.players
     form = rules.auction
-    old = state.tally.auction
+    slot = game._slot[Phase.BIDDING]
+    old: Auction = d.parts[slot]
     high, bidder, passed = old.high, old.bidder, old.passed
     said: tuple[tuple[Actor, Event], ...]
     if action.verb == "pass":
@@ -95,9 +146,9 @@ def _step(state: State, action: Action) -> State:
         said = game._shared.bid_events[seat][high]
         if form == "until_consecutive_passes":
             passed = 0  # the passes that end the auction are those after the last bid
-    tally = Tally(state.tally.won, auction=Auction(high, bidder, passed, old.spoken + 1))
+    record = Auction(high, bidder, passed, old.spoken + 1)
     if form == "once_around":
-        over = tally.auction.spoken >= n
+        over = record.spoken >= n
     elif form == "until_consecutive_passes":
         over = passed.bit_count() >= (n - 1 if high is not None else n)
     else:
@@ -109,35 +160,40 @@ def _step(state: State, action: Action) -> State:
             while (passed >> nxt) & 1:
                 nxt = game._tables.next_seat[None][nxt]
         history = Step(state.history, said)
-        return State(game, Phase.BIDDING, nxt, state.hands, (), state.leader, d, tally, state.match, history)
+        d = with_part(d, slot, record)
+        return State(game, Phase.BIDDING, nxt, state.hands, (), state.leader, d, state.tally, state.match, history)
     events: list[tuple[Actor, Event]] = list(said)
+    d = with_part(d, slot, evolve(record, over=True))
     if high is not None and bidder is not None:
-        return _contract_won(state, d, bidder, high, False, events)
+        return _contract_won(state, d, bidder, high, events)
     # Everyone passed.
     if rules.all_pass == "forced":
         holder = next(s for s in range(n) if (d.dealt[s] >> rules.all_pass_holder) & 1)
-        return _contract_won(state, d, holder, rules.all_pass_contract, True, events)
+        d = with_part(d, slot, evolve(record, over=True, forced=True))
+        return _contract_won(state, d, holder, rules.all_pass_contract, events)
     if rules.all_pass == "play":
-        return setup.start_play(state, d, events)
+        return advance(state, d, events)
     events.append((DEALER, Redeal(d.number, d.dealer)))
     if rules.all_pass_redeal_next:
         return deal_end.pass_out(state, d, events)
-    return start_deal(state, d.number, d.shuffle + 1, d.dealer, state.match, events)
+    return start_deal(state, d.number, dealing(d).shuffle + 1, d.dealer, state.match, events)
 
 
 def _contract_won(
-    state: State, d: DealInfo, declarer: int, contract: int, forced: bool, events: list[tuple[Actor, Event]]
+    state: State, d: DealInfo, declarer: int, contract: int, events: list[tuple[Actor, Event]]
 ) -> State:
     game = state.game
     c = game.rules.contracts[contract]
-    events.append((DEALER, shared(AuctionWon, declarer, c.name, forced)))
+    events.append((DEALER, shared(AuctionWon, declarer, c.name, auction(game, d).forced)))
     sitting_out = None
     if c.side == "partner_sits_out":
         team = game.rules.teams[game._tables.team_of[declarer]]
         sitting_out = next(s for s in team if s != declarer)
     out = 0 if sitting_out is None else 1 << sitting_out
-    d = evolve(d, contract=contract, declarer=declarer, forced=forced, sitting_out=sitting_out, seats_out=out)
-    return setup.next_setup(state, d, events)
+    d = evolve(d, contract=contract, declarer=declarer, seats_out=out)
+    if d.trump is None and c.trump_by == "none":
+        d = evolve(d, trump=NO_TRUMP)
+    return advance(state, d, events)
 
 
 def _bid(event: BidMade, game: GameLike) -> Action:
@@ -145,5 +201,12 @@ def _bid(event: BidMade, game: GameLike) -> Action:
 
 
 MECHANISM: Mechanism = listed(
-    Phase.BIDDING, _offered, _step, _why, replays=MappingProxyType({**PASS, BidMade: _bid})
+    Phase.BIDDING,
+    _offered,
+    _step,
+    _why,
+    replays=MappingProxyType({**PASS, BidMade: _bid}),
+    start=_start,
+    due=_due,
+    facts=_facts,
 )

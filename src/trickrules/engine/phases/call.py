@@ -11,17 +11,86 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
+from attrs import frozen
+
 from trickrules.engine.actions import Action
 from trickrules.engine.events import CardCalled, Event, PartnerRevealed, shared
-from trickrules.engine.mechanism import Mechanism, listed, not_legal
-from trickrules.engine.phases import setup
-from trickrules.engine.records import DEALER, Actor, Phase, evolve
+from trickrules.engine.loop import advance, moved
+from trickrules.engine.mechanism import Events, Mechanism, listed, not_legal
+from trickrules.engine.phases.auction import auction
+from trickrules.engine.records import DEALER, Actor, DealInfo, MatchInfo, Phase, Tally, evolve, with_part
 from trickrules.engine.state import State
 
 if TYPE_CHECKING:
     from trickrules.engine.state import GameLike
 
-__all__ = ["MECHANISM", "callable_cards"]
+__all__ = ["MECHANISM", "Call", "CallView", "call", "callable_cards", "reveal"]
+
+
+@frozen(weakref_slot=False)
+class Call:
+    """The call's record of a deal: the card called, and whether its holder (``DealInfo.partner``) is known."""
+
+    called: int | None = None
+    #: Whether the partner of the called card is publicly known.
+    revealed: bool = False
+
+
+@frozen(weakref_slot=False)
+class CallView:
+    """What a seat sees of the call: the card called, and its holder once the seat may know him."""
+
+    called: str
+    #: The called card's holder: once revealed, or to the holder himself (``None`` otherwise).
+    partner: int | None
+
+
+_NONE = Call()
+
+
+def call(game: GameLike, d: DealInfo) -> Call:
+    """The call record of deal ``d``."""
+    record: Call = d.parts[game._slot[Phase.CALL]]
+    return record
+
+
+def reveal(state: State, d: DealInfo, tally: Tally) -> tuple[DealInfo, Tally]:
+    """The partner of the called card made public: the deal's call record and the watched cards updated."""
+    record = call(state.game, d)
+    d = with_part(d, state.game._slot[Phase.CALL], evolve(record, revealed=True))
+    if record.called is not None and (tally.watched >> record.called) & 1:
+        tally = evolve(tally, watched=tally.watched & ~(1 << record.called))
+    return d, tally
+
+
+def _start(game: GameLike, d: DealInfo, match: MatchInfo) -> Call:
+    return _NONE
+
+
+def _due(state: State, d: DealInfo) -> int | None:
+    if d.contract is None or not state.game.rules.contracts[d.contract].call:
+        return None
+    return d.declarer if call(state.game, d).called is None else None
+
+
+def _on_card(state: State, d: DealInfo, tally: Tally, card: int, events: Events) -> tuple[DealInfo, Tally, Events]:
+    """The called card played while its holder is secret: the partnership becomes known."""
+    record = call(state.game, d)
+    if card != record.called or record.revealed:
+        return d, tally, events
+    # The partner is whoever held the called card when it was called, even if
+    # an exchange has moved the card since.
+    partner = d.partner
+    assert partner is not None
+    d, tally = reveal(state, d, tally)
+    return d, tally, (*events, (DEALER, PartnerRevealed(partner, state.game.cards.codes[card])))
+
+
+def _view(state: State, seat: int) -> CallView:
+    record = call(state.game, state.deal)
+    d = state.deal
+    partner = d.partner if record.called is not None and (record.revealed or seat == d.partner) else None
+    return CallView(state.game.cards.codes[record.called] if record.called is not None else "", partner)
 
 
 def callable_cards(state: State) -> list[int]:
@@ -51,7 +120,7 @@ def callable_cards(state: State) -> list[int]:
             found.append(c)
         return found, all_held
 
-    trumps_ok = rules.call_allow_trump_forced if d.forced else rules.call_allow_trump
+    trumps_ok = rules.call_allow_trump_forced if auction(game, d).forced else rules.call_allow_trump
     primary, all_held = pick(rules.call_ranks, rules.call_allow_own, trumps_ok)
     if all_held and rules.call_fallback_ranks:
         extra, _ = pick(rules.call_fallback_ranks, rules.call_allow_own_fallback, rules.call_allow_trump_fallback)
@@ -91,15 +160,29 @@ def _step(state: State, action: Action) -> State:
     assert d.declarer is not None
     public = game.rules.call_public or game.rules.contracts[d.contract].public_call
     declarer = d.declarer
-    d = evolve(d, called=card, partner=partner, revealed=public)
+    d = evolve(d, partner=partner)
+    d = with_part(d, game._slot[Phase.CALL], Call(card, public))
     events: list[tuple[Actor, Event]] = [(declarer, shared(CardCalled, declarer, action.arg))]
     if public:
         events.append((DEALER, PartnerRevealed(partner, action.arg)))
-    return setup.next_setup(state, d, events)
+    else:  # its play makes the partnership known (_on_card)
+        state = moved(state, state.phase, declarer, d, (), evolve(state.tally, watched=state.tally.watched | 1 << card))
+    return advance(state, d, events)
 
 
 def _called(event: CardCalled, game: GameLike) -> Action:
     return game.action(f"call {event.card}")
 
 
-MECHANISM: Mechanism = listed(Phase.CALL, _offered, _step, _why, replays=MappingProxyType({CardCalled: _called}))
+MECHANISM: Mechanism = listed(
+    Phase.CALL,
+    _offered,
+    _step,
+    _why,
+    replays=MappingProxyType({CardCalled: _called}),
+    start=_start,
+    due=_due,
+    on_card=_on_card,
+    view=_view,
+    view_type=CallView,
+)

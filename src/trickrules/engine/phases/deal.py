@@ -11,27 +11,40 @@ event; every other hand as ``"?"`` cards.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
+from attrs import frozen
+
 from trickrules.compile.cards import NO_TRUMP
+from trickrules.engine.actions import Action
 from trickrules.engine.evaluation import evaluate_in_deal
 from trickrules.engine.events import HIDDEN, POT, Dealt, Event, Misdealt, paid
-from trickrules.engine.mechanism import Reveal
-from trickrules.engine.phases import passing, setup
-from trickrules.engine.records import DEALER, Actor, DealInfo, MatchInfo, Phase, Step, Tally, evolve
+from trickrules.engine.loop import advance
+from trickrules.engine.mechanism import Mechanism
+from trickrules.engine.records import DEALER, Actor, DealInfo, MatchInfo, Phase, Tally, evolve
 from trickrules.engine.rng import shuffled
 from trickrules.engine.scoring import deal_constants
 from trickrules.engine.sizes import hand_size, stacked_size
 from trickrules.engine.state import State
-from trickrules.errors import ArgumentError, shown
+from trickrules.errors import ArgumentError, IllegalActionError, shown
 from trickrules.spec.formula import MAX_MAGNITUDE, to_int
 
 if TYPE_CHECKING:
     from trickrules.engine.state import GameLike
 
-__all__ = ["MAX_START", "MAX_START_TEXT", "REVEALS", "SEED_BITS", "new_match", "start_deal"]
+__all__ = [
+    "MAX_START",
+    "MAX_START_TEXT",
+    "MECHANISM",
+    "SEED_BITS",
+    "DealView",
+    "Dealing",
+    "dealing",
+    "new_match",
+    "start_deal",
+]
 
 #: The largest score or pot a match may start from or reach: a tenth of the largest value a
 #: formula may meet (``formula.MAX_MAGNITUDE``), so that a formula that reads a total has room
@@ -46,13 +59,58 @@ MAX_START_TEXT = f"10**{len(str(MAX_START)) - 1}"
 SEED_BITS = 128
 
 
+@frozen(weakref_slot=False)
+class Dealing:
+    """The dealing mechanism's record of a deal: which shuffle of the match dealt it, and the card turned."""
+
+    #: Which shuffle of the match dealt it (a misdeal or a redeal takes the next one).
+    shuffle: int
+    #: The card turned face up (a trump indicator, or a card offered as trumps), if any.
+    turned: int | None = None
+
+
+@frozen(weakref_slot=False)
+class DealView:
+    """What every seat sees of the dealing: the card turned face up (``""``: none)."""
+
+    turned: str
+
+
+def _view(state: State, seat: int) -> DealView:
+    turned = dealing(state.deal).turned
+    return DealView(state.game.cards.codes[turned] if turned is not None else "")
+
+
+def dealing(d: DealInfo) -> Dealing:
+    """The dealing record of deal ``d`` (always the first of its parts)."""
+    record: Dealing = d.parts[0]
+    return record
+
+
 def _dealt_for(event: Dealt, seat: int) -> Dealt:
     hands = tuple(h if s == seat else (HIDDEN,) * len(h) for s, h in enumerate(event.hands))
     return evolve(event, hands=hands)
 
 
-#: Other seats' hands are hidden.
-REVEALS: Mapping[type, Reveal] = MappingProxyType({Dealt: _dealt_for})
+def _check(state: State, action: Action) -> None:
+    raise IllegalActionError(f"{action}: the cards are being dealt.")
+
+
+def _apply(state: State, action: object) -> State:
+    _check(state, state.game.as_action(action))
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+#: Dealing: the first of every deal's mechanisms (its record is the first part); other seats' hands are hidden.
+MECHANISM = Mechanism(
+    Phase.DEAL,
+    lambda state: (),
+    _check,
+    _apply,
+    reveals=MappingProxyType({Dealt: _dealt_for}),
+    view=_view,
+    view_type=DealView,
+)
 
 
 def new_match(
@@ -107,8 +165,8 @@ def new_match(
         start_pot=pot,
         counters=tuple((c.start,) * n for c in game.rules.bids.counters),
     )
-    deal = DealInfo(number=0, shuffle=0, dealer=dealer, dealt=(0,) * n)  # a placeholder: nothing dealt yet
-    start = State(game, Phase.BIDDING, dealer, (0,) * n, (), dealer, deal, Tally((0,) * n), match)
+    deal = DealInfo(number=0, dealer=dealer, dealt=(0,) * n, parts=(Dealing(0),))  # a placeholder: nothing dealt yet
+    start = State(game, Phase.DEAL, dealer, (0,) * n, (), dealer, deal, Tally((0,) * n), match)
     return start_deal(start, 0, 0, dealer, match, [], stacked=stacked, turned=turned)
 
 
@@ -219,17 +277,15 @@ def start_deal(
     elif rules.fixed_trump is not None:
         trump = rules.fixed_trump
     deal = DealInfo(
-        number=number, shuffle=shuffle_no, dealer=dealer, dealt=hands, turned=turned_card, trump=trump, tricks=size
+        number=number, dealer=dealer, dealt=hands, trump=trump, tricks=size, parts=(Dealing(shuffle_no, turned_card),)
     )
-    tally = Tally((0,) * n)
+    parts = [deal.parts[0]]
+    for mechanism in game._parts[1:]:
+        parts.append(None if mechanism.start is None else mechanism.start(game, deal, match))
+    deal = evolve(deal, parts=tuple(parts))
     eldest = (dealer + 1) % n
-    history = Step(prev.history, tuple(events))
-    pass_offset = passing.offset(game, number, match.seed, shuffle_no)
-    if pass_offset:  # cards are passed first; then the deal opens as below (setup.open_deal)
-        deal = evolve(deal, pass_offset=pass_offset)
-        return State(game, Phase.PASSING, eldest, hands, (), eldest, deal, tally, match, history)
-    dealt = State(game, Phase.PLAY, eldest, hands, (), eldest, deal, tally, match, prev.history)
-    return setup.open_deal(dealt, deal, events)
+    dealt = State(game, Phase.DEAL, eldest, hands, (), eldest, deal, Tally((0,) * n), match, prev.history)
+    return advance(dealt, deal, events)
 
 
 def _ante_due(game: GameLike, match: MatchInfo, number: int) -> int:

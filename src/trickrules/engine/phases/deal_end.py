@@ -13,7 +13,7 @@ from __future__ import annotations
 from trickrules.engine.carry import carried_counters, match_bonus
 from trickrules.engine.evaluation import evaluate_in_deal
 from trickrules.engine.events import POT, DealScored, Event, MatchEnded, paid
-from trickrules.engine.phases.deal import MAX_START, MAX_START_TEXT, start_deal
+from trickrules.engine.phases.deal import MAX_START, MAX_START_TEXT, dealing, start_deal
 from trickrules.engine.records import DEALER, Actor, DealInfo, MatchInfo, Phase, Step, Tally, evolve
 from trickrules.engine.scoring import pay_deal, sides_of_deal
 from trickrules.engine.state import State
@@ -87,7 +87,7 @@ def _after_deal(
         history = Step(state.history, tuple(events))
         return State(game, Phase.OVER, None, hands, (), state.leader, d, tally, match, history)
     ended = State(game, Phase.OVER, None, hands, (), state.leader, d, tally, match, state.history)
-    return start_deal(ended, d.number + 1, d.shuffle + 1, (d.dealer + 1) % game.players, match, events)
+    return start_deal(ended, d.number + 1, dealing(d).shuffle + 1, (d.dealer + 1) % game.players, match, events)
 
 
 def _share_pot(state: State, match: MatchInfo, events: list[tuple[Actor, Event]]) -> MatchInfo:

@@ -8,23 +8,99 @@ tells nobody whether it does.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
+from attrs import frozen
+
 from trickrules.engine.actions import Action
 from trickrules.engine.events import Declared, Event, Passed, shared
-from trickrules.engine.mechanism import PASS, Mechanism, listed
-from trickrules.engine.phases import setup
-from trickrules.engine.records import Actor, DealInfo, Meld, Phase, Tally, evolve
+from trickrules.engine.loop import moved
+from trickrules.engine.mechanism import PASS, Events, Mechanism, listed
+from trickrules.engine.records import Actor, DealInfo, MatchInfo, Phase, Step, Tally, evolve, with_part
 from trickrules.engine.state import State
 
 if TYPE_CHECKING:
     from trickrules.engine.state import GameLike
 
-__all__ = ["MECHANISM", "window"]
+__all__ = ["MECHANISM", "Declarations", "DeclarationsView", "Meld", "declarations"]
 
 
-def _melds(game: GameLike, d: DealInfo, tally: Tally, seat: int, hand: int, held: bool) -> list[Meld]:
+@frozen(weakref_slot=False)
+class Meld:
+    """A declaration by ``seat``: its index in the spec's declarations, and its suit."""
+
+    seat: int
+    declaration: int
+    suit: int
+
+
+@frozen(weakref_slot=False)
+class Declarations:
+    """The declarations' record of a deal."""
+
+    declared: tuple[Meld, ...] = ()
+    #: The seats still to be asked in the open window, and how many melds it took.
+    window: tuple[int, ...] = ()
+    window_count: int = 0
+    #: Melds passed over where that forfeits them (``late = "forfeit"``).
+    forfeited: tuple[Meld, ...] = ()
+
+
+@frozen(weakref_slot=False)
+class DeclarationsView:
+    """What a seat sees of the declarations: every meld declared (seat, name, suit); all are public."""
+
+    declarations: tuple[tuple[int, str, str], ...]
+
+
+_NONE = Declarations()
+
+
+def declarations(game: GameLike, d: DealInfo) -> Declarations:
+    """The declarations record of deal ``d``."""
+    record: Declarations = d.parts[game._slot[Phase.DECLARE]]
+    return record
+
+
+def _start(game: GameLike, d: DealInfo, match: MatchInfo) -> Declarations:
+    return _NONE
+
+
+def _view(state: State, seat: int) -> DeclarationsView:
+    game = state.game
+    rules = game.rules
+    declared = declarations(game, state.deal).declared
+    return DeclarationsView(
+        tuple((m.seat, rules.declarations[m.declaration].name, game.cards.suit_codes[m.suit]) for m in declared)
+    )
+
+
+def _facts(game: GameLike, d: DealInfo) -> Mapping[str, object]:
+    """Each seat's declared points (the ``declared`` scoring variables)."""
+    points = [0] * game.players
+    for meld in declarations(game, d).declared:
+        points[meld.seat] += game.rules.declarations[meld.declaration].points
+    return {"declared": tuple(points)}
+
+
+def _after_trick(
+    state: State, hands: tuple[int, ...], d: DealInfo, tally: Tally, events: Events, winner: int
+) -> State | None:
+    """After a trick: the declaration window of its winner's side, if anyone might declare."""
+    record = declarations(state.game, d)
+    seats = _window(state, d, record, tally, hands, winner)
+    if not seats:
+        return None
+    d = with_part(d, state.game._slot[Phase.DECLARE], evolve(record, window=seats, window_count=0))
+    history = Step(state.history, events)
+    return State(state.game, Phase.DECLARE, seats[0], hands, (), winner, d, tally, state.match, history)
+
+
+def _melds(
+    game: GameLike, d: DealInfo, record: Declarations, tally: Tally, seat: int, hand: int, held: bool
+) -> list[Meld]:
     """The melds ``seat`` (holding ``hand``) may still declare, best first.
 
     With ``held``, those it holds; without, whether it *might* hold one
@@ -33,9 +109,9 @@ def _melds(game: GameLike, d: DealInfo, tally: Tally, seat: int, hand: int, held
     """
     cards = game.cards
     contract = game.rules.contracts[d.contract].name if d.contract is not None else ""
-    done_suits = {m.suit for m in tally.declared}
-    done = {(m.declaration, m.suit) for m in tally.declared}
-    done |= {(m.declaration, m.suit) for m in tally.forfeited if m.seat == seat}
+    done_suits = {m.suit for m in record.declared}
+    done = {(m.declaration, m.suit) for m in record.declared}
+    done |= {(m.declaration, m.suit) for m in record.forfeited if m.seat == seat}
     played = 0
     for mask in tally.won:
         played |= mask
@@ -65,13 +141,17 @@ def _melds(game: GameLike, d: DealInfo, tally: Tally, seat: int, hand: int, held
     return out
 
 
-def window(state: State, d: DealInfo, tally: Tally, hands: tuple[int, ...], winner: int) -> tuple[int, ...]:
+def _window(
+    state: State, d: DealInfo, record: Declarations, tally: Tally, hands: tuple[int, ...], winner: int
+) -> tuple[int, ...]:
     """The seats asked, in order, in the declaration window after ``winner``'s trick."""
     game = state.game
     seats = [winner]
     if game.rules.teams and any(x.window_seats == "side" for x in game.rules.declarations):
         seats += [s for s in game.rules.teams[game._tables.team_of[winner]] if s != winner]
-    return tuple(s for s in seats if not (d.seats_out >> s) & 1 and _melds(game, d, tally, s, hands[s], False))
+    return tuple(
+        s for s in seats if not (d.seats_out >> s) & 1 and _melds(game, d, record, tally, s, hands[s], False)
+    )
 
 
 def _window_limit(state: State, tally: Tally, winner: int) -> int:
@@ -90,7 +170,8 @@ def _offered(state: State) -> list[Action]:
     seat = state.to_move
     assert seat is not None
     action = game.action
-    melds = _melds(game, state.deal, state.tally, seat, state.hands[seat], True)
+    d = state.deal
+    melds = _melds(game, d, declarations(game, d), state.tally, seat, state.hands[seat], True)
     if not melds:
         return [action("pass")]
     best = melds[0].declaration
@@ -110,19 +191,20 @@ def _step(state: State, action: Action) -> State:
     assert seat is not None
     tally = state.tally
     d = state.deal
+    record = declarations(game, d)
     events: list[tuple[Actor, Event]] = []
-    seats = tally.window
+    seats = record.window
     if action.verb == "pass":
         events.append((seat, shared(Passed, seat, Phase.DECLARE.value)))
         seats = seats[1:]
         lost = [
             m
-            for m in _melds(game, d, tally, seat, state.hands[seat], True)
+            for m in _melds(game, d, record, tally, seat, state.hands[seat], True)
             if game.rules.declarations[m.declaration].late == "forfeit"
         ]
         if lost:
             # Passed over where it could have been declared: gone for the rest of the deal.
-            tally = evolve(tally, forfeited=(*tally.forfeited, *lost))
+            record = evolve(record, forfeited=(*record.forfeited, *lost))
     else:
         words = action.arg.split()
         k = next(x.index for x in game.rules.declarations if x.name == words[0])
@@ -130,14 +212,14 @@ def _step(state: State, action: Action) -> State:
         s = d.trump if decl.suit == "trump" else game.cards.suit_codes.index(words[1])
         assert s is not None
         events.append((seat, Declared(seat, decl.name, game.cards.suit_codes[s], decl.points)))
-        tally = evolve(tally, declared=(*tally.declared, Meld(seat, k, s)), window_count=tally.window_count + 1)
-        if tally.window_count >= _window_limit(state, tally, state.leader):
+        record = evolve(record, declared=(*record.declared, Meld(seat, k, s)), window_count=record.window_count + 1)
+        if record.window_count >= _window_limit(state, tally, state.leader):
             seats = ()
-    seats = tuple(x for x in seats if _melds(game, d, tally, x, state.hands[x], False))
-    tally = evolve(tally, window=seats)
+    seats = tuple(x for x in seats if _melds(game, d, record, tally, x, state.hands[x], False))
+    d = with_part(d, game._slot[Phase.DECLARE], evolve(record, window=seats))
     if seats:
-        return setup.moved(state, Phase.DECLARE, seats[0], d, tuple(events), tally)
-    return setup.moved(state, Phase.PLAY, state.leader, d, tuple(events), tally)
+        return moved(state, Phase.DECLARE, seats[0], d, tuple(events))
+    return moved(state, Phase.PLAY, state.leader, d, tuple(events))
 
 
 def _declared(event: Declared, game: GameLike) -> Action:
@@ -148,5 +230,13 @@ def _declared(event: Declared, game: GameLike) -> Action:
 
 
 MECHANISM: Mechanism = listed(
-    Phase.DECLARE, _offered, _step, replays=MappingProxyType({**PASS, Declared: _declared})
+    Phase.DECLARE,
+    _offered,
+    _step,
+    replays=MappingProxyType({**PASS, Declared: _declared}),
+    start=_start,
+    view=_view,
+    view_type=DeclarationsView,
+    facts=_facts,
+    after_trick=_after_trick,
 )

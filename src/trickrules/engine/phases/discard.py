@@ -15,30 +15,59 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
+from attrs import frozen
+
 from trickrules.engine.actions import Action
 from trickrules.engine.events import HIDDEN, Discarded, Event, TurnedTaken
+from trickrules.engine.loop import advance
 from trickrules.engine.mechanism import Mechanism, listed, not_legal
-from trickrules.engine.phases import alone
-from trickrules.engine.records import DEALER, Actor, DealInfo, Phase, Step, evolve
+from trickrules.engine.phases.deal import dealing
+from trickrules.engine.records import DEALER, Actor, DealInfo, MatchInfo, Phase, evolve, with_part
 from trickrules.engine.state import State
 
 if TYPE_CHECKING:
     from trickrules.engine.state import GameLike
 
-__all__ = ["MECHANISM", "take_up"]
+__all__ = ["MECHANISM", "Discard", "take_up"]
 
 
-def take_up(state: State, d: DealInfo, events: list[tuple[Actor, Event]]) -> State:
-    """The dealer takes the turned card into his hand, and is asked to discard."""
+@frozen(weakref_slot=False)
+class Discard:
+    """The discard's record of a deal: whether the dealer took up the turned card, and what he discarded."""
+
+    taken: bool = False
+    #: The cards discarded face down (out of the deal), as a mask.
+    discarded: int = 0
+
+
+_NONE = Discard()
+
+
+def _record(game: GameLike, d: DealInfo) -> Discard:
+    record: Discard = d.parts[game._slot[Phase.DISCARD]]
+    return record
+
+
+def _start(game: GameLike, d: DealInfo, match: MatchInfo) -> Discard:
+    return _NONE
+
+
+def _due(state: State, d: DealInfo) -> int | None:
+    record = _record(state.game, d)
+    return d.dealer if record.taken and not record.discarded else None
+
+
+def take_up(state: State, d: DealInfo, events: list[tuple[Actor, Event]]) -> tuple[State, DealInfo]:
+    """The dealer takes the turned card into his hand (and is then due to discard)."""
     game = state.game
-    card = d.turned
+    card = dealing(d).turned
     assert card is not None  # a turned round needs a turned card (checked when the spec is compiled)
     hands = list(state.hands)
     hands[d.dealer] |= 1 << card
     events.append((DEALER, TurnedTaken(d.dealer, game.cards.codes[card])))
-    history = Step(state.history, tuple(events))
+    d = with_part(d, game._slot[Phase.DISCARD], Discard(taken=True))
     s = state
-    return State(game, Phase.DISCARD, d.dealer, tuple(hands), (), s.leader, d, s.tally, s.match, history)
+    return State(game, s.phase, s.to_move, tuple(hands), (), s.leader, d, s.tally, s.match, s.history), d
 
 
 def _offered(state: State) -> list[Action]:
@@ -48,7 +77,7 @@ def _offered(state: State) -> list[Action]:
     making = game.rules.making
     assert making is not None
     hand = state.hands[seat]
-    turned = state.deal.turned
+    turned = dealing(state.deal).turned
     if turned is not None and not making.discard_turned:
         hand &= ~(1 << turned)
     return [game.action(f"discard {code}") for code in game._tables.codes_of(hand)]
@@ -57,7 +86,7 @@ def _offered(state: State) -> list[Action]:
 def _why(state: State, action: Action, actions: tuple[Action, ...]) -> str:
     what = not_legal(state, action)
     legal = ", ".join(str(a) for a in actions)
-    turned = state.deal.turned
+    turned = dealing(state.deal).turned
     if action.verb == "discard" and turned is not None and action.arg == state.game.cards.codes[turned]:
         return f"{what}: the turned card just taken up may not be discarded (legal: {legal})."
     return f"{what}: the dealer discards a card of his hand (legal: {legal})."
@@ -72,9 +101,10 @@ def _step(state: State, action: Action) -> State:
     hands[seat] &= ~bit
     events: list[tuple[Actor, Event]] = [(seat, Discarded(seat, action.arg))]
     s = state
-    d = evolve(s.deal, discarded=s.deal.discarded | bit)
+    record = _record(game, s.deal)
+    d = with_part(s.deal, game._slot[Phase.DISCARD], evolve(record, discarded=record.discarded | bit))
     after = State(game, s.phase, seat, tuple(hands), (), s.leader, d, s.tally, s.match, s.history)
-    return alone.begin(after, d, events)
+    return advance(after, d, events)
 
 
 def _discarded_for(event: Discarded, seat: int) -> Discarded:
@@ -92,4 +122,6 @@ MECHANISM: Mechanism = listed(
     _why,
     reveals=MappingProxyType({Discarded: _discarded_for}),
     replays=MappingProxyType({Discarded: _discarded}),
+    start=_start,
+    due=_due,
 )

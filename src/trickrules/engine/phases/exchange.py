@@ -9,17 +9,73 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
+from attrs import frozen
+
 from trickrules.engine.actions import Action
 from trickrules.engine.events import HIDDEN, CardGiven, Event, ExchangeDone
+from trickrules.engine.loop import advance
 from trickrules.engine.mechanism import Mechanism, listed
-from trickrules.engine.phases import setup
-from trickrules.engine.records import DEALER, Actor, Phase, evolve
+from trickrules.engine.phases.call import call
+from trickrules.engine.records import DEALER, Actor, DealInfo, MatchInfo, Phase, evolve, with_part
 from trickrules.engine.state import State
 
 if TYPE_CHECKING:
     from trickrules.engine.state import GameLike
 
-__all__ = ["MECHANISM"]
+__all__ = ["MECHANISM", "Exchange", "ExchangeView", "exchange"]
+
+
+@frozen(weakref_slot=False)
+class Exchange:
+    """The exchange's record of a deal: the cards the declarer gave, and those the partner returned."""
+
+    given: tuple[int, ...] = ()
+    returned: tuple[int, ...] = ()
+
+
+@frozen(weakref_slot=False)
+class ExchangeView:
+    """What a seat sees of the exchange: the cards it handed over, and once it is done those it received."""
+
+    given: tuple[str, ...]
+    received: tuple[str, ...]
+
+
+_NONE = Exchange()
+
+
+def exchange(game: GameLike, d: DealInfo) -> Exchange:
+    """The exchange record of deal ``d``."""
+    record: Exchange = d.parts[game._slot[Phase.EXCHANGE]]
+    return record
+
+
+def _start(game: GameLike, d: DealInfo, match: MatchInfo) -> Exchange:
+    return _NONE
+
+
+def _due(state: State, d: DealInfo) -> int | None:
+    if d.contract is None:
+        return None
+    count = state.game.rules.contracts[d.contract].exchange
+    record = exchange(state.game, d)
+    if not count or d.partner is None or d.partner == d.declarer or len(record.returned) >= count:
+        return None
+    return d.declarer if len(record.given) < count else d.partner
+
+
+def _view(state: State, seat: int) -> ExchangeView:
+    d = state.deal
+    record = exchange(state.game, d)
+    codes = state.game.cards.codes
+    complete = bool(record.returned) and len(record.returned) == len(record.given)
+    if seat == d.declarer and d.partner != seat:
+        given = tuple(codes[c] for c in record.given)
+        return ExchangeView(given, tuple(codes[c] for c in record.returned) if complete else ())
+    if seat == d.partner and record.given:
+        given = tuple(codes[c] for c in record.returned)
+        return ExchangeView(given, tuple(codes[c] for c in record.given) if complete else ())
+    return ExchangeView((), ())
 
 
 def _offered(state: State) -> list[Action]:
@@ -31,7 +87,7 @@ def _offered(state: State) -> list[Action]:
     codes = state.game.cards.codes
     action = state.game.action
     returns = state.game.rules.contracts[d.contract].exchange_returns
-    called = d.called
+    called = call(state.game, d).called
     if returns == "called_card" and seat == d.partner != d.declarer and called is not None and (hand >> called) & 1:
         return [action(f"give {codes[called]}")]
     if seat not in (d.declarer, d.partner):
@@ -54,19 +110,21 @@ def _step(state: State, action: Action) -> State:
     other = d.partner if seat == d.declarer else d.declarer
     events: list[tuple[Actor, Event]] = [(seat, CardGiven(seat, other, action.arg))]
     declarer, partner = d.declarer, d.partner
+    record = exchange(game, d)
     if seat == declarer:
-        d = evolve(d, given=(*d.given, card))
+        record = evolve(record, given=(*record.given, card))
     else:
-        d = evolve(d, returned=(*d.returned, card))
-    if len(d.returned) == c.exchange:
-        for given in d.given:
+        record = evolve(record, returned=(*record.returned, card))
+    d = with_part(d, game._slot[Phase.EXCHANGE], record)
+    if len(record.returned) == c.exchange:
+        for given in record.given:
             hands[partner] |= 1 << given
-        for returned in d.returned:
+        for returned in record.returned:
             hands[declarer] |= 1 << returned
         events.append((DEALER, ExchangeDone((declarer, partner), c.exchange)))
     s = state
     moved = State(s.game, s.phase, s.to_move, tuple(hands), s.trick, s.leader, d, s.tally, s.match, s.history)
-    return setup.next_setup(moved, d, events)
+    return advance(moved, d, events)
 
 
 def _given_for(event: CardGiven, seat: int) -> CardGiven:
@@ -83,4 +141,8 @@ MECHANISM: Mechanism = listed(
     _step,
     reveals=MappingProxyType({CardGiven: _given_for}),
     replays=MappingProxyType({CardGiven: _given}),
+    start=_start,
+    due=_due,
+    view=_view,
+    view_type=ExchangeView,
 )

@@ -11,8 +11,8 @@ the defenders may go alone (:mod:`.alone`). When everyone has passed in
 every round the cards are thrown in and dealt again, by the next dealer or
 the same one.
 
-The seats that have spoken are counted in the tally's :class:`Auction`
-(``spoken``), so the round is ``spoken // players``.
+The seats that have spoken are counted in the mechanism's record
+(:class:`Made`, ``spoken``), so the round is ``spoken // players``.
 """
 
 from __future__ import annotations
@@ -20,19 +20,45 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
+from attrs import evolve, frozen
+
 from trickrules.engine.actions import Action
 from trickrules.engine.events import Event, Passed, Redeal, TrumpNamed, shared
+from trickrules.engine.loop import advance, moved
 from trickrules.engine.mechanism import PASS, Mechanism, listed, not_legal
-from trickrules.engine.phases import alone, deal_end, discard, setup
-from trickrules.engine.phases.deal import start_deal
-from trickrules.engine.records import DEALER, Actor, Auction, Phase, evolve
+from trickrules.engine.phases import deal_end, discard
+from trickrules.engine.phases.deal import dealing, start_deal
+from trickrules.engine.records import DEALER, Actor, DealInfo, MatchInfo, Phase, with_part
 from trickrules.engine.state import State
 
 if TYPE_CHECKING:
     from trickrules.compile.making import Making
     from trickrules.engine.state import GameLike
 
-__all__ = ["MECHANISM"]
+__all__ = ["MECHANISM", "Made"]
+
+
+@frozen(weakref_slot=False)
+class Made:
+    """Making trumps' record of a deal: how many times a seat has spoken."""
+
+    spoken: int = 0
+
+
+_NONE = Made()
+
+
+def _made(state: State) -> Made:
+    record: Made = state.deal.parts[state.game._slot[Phase.MAKING]]
+    return record
+
+
+def _start(game: GameLike, d: DealInfo, match: MatchInfo) -> Made:
+    return _NONE
+
+
+def _due(state: State, d: DealInfo) -> int | None:
+    return (d.dealer + 1) % state.game.players if d.trump is None else None
 
 
 def _making(state: State) -> Making:
@@ -45,7 +71,7 @@ def _suits(state: State, kind: str) -> list[int]:
     """The suits a seat may make trumps in a round of ``kind``: the turned card's, the others, or any."""
     game = state.game
     count = len(game.cards.suit_codes)
-    turned = state.deal.turned
+    turned = dealing(state.deal).turned
     if kind == "any" or turned is None:
         return list(range(count))
     suit = game.cards.suit_of[turned]
@@ -54,7 +80,7 @@ def _suits(state: State, kind: str) -> list[int]:
 
 def _offered(state: State) -> list[Action]:
     making = _making(state)
-    spoken = state.tally.auction.spoken
+    spoken = _made(state).spoken
     n = state.game.players
     shared_ = state.game._shared
     last = spoken == n * len(making.rounds) - 1  # the dealer, last to speak in the last round
@@ -69,7 +95,7 @@ def _why(state: State, action: Action, actions: tuple[Action, ...]) -> str:
     if action.verb == "pass":
         return f"{what}: the dealer may not pass in the last round (legal: {legal})."
     if action.verb == "trump":
-        kind = _making(state).rounds[state.tally.auction.spoken // state.game.players]
+        kind = _making(state).rounds[_made(state).spoken // state.game.players]
         allowed = {"turned": "only the turned card's suit", "others": "any suit but the turned card's"}
         return f"{what}: in this round trumps may be {allowed.get(kind, 'any suit')} (legal: {legal})."
     return f"{what} (legal: {legal})."
@@ -82,21 +108,21 @@ def _step(state: State, action: Action) -> State:
     assert seat is not None
     d = state.deal
     n = game.players
-    spoken = state.tally.auction.spoken
+    spoken = _made(state).spoken
+    d = with_part(d, game._slot[Phase.MAKING], Made(spoken + 1))
     if action.verb == "pass":
         said = ((seat, shared(Passed, seat, Phase.MAKING.value)),)
         if spoken + 1 < n * len(making.rounds):
-            tally = evolve(state.tally, auction=Auction(spoken=spoken + 1))
-            return setup.moved(state, Phase.MAKING, game._tables.next_seat[0][seat], d, said, tally)
+            return moved(state, Phase.MAKING, game._tables.next_seat[0][seat], d, said)
         events: list[tuple[Actor, Event]] = [*said, (DEALER, Redeal(d.number, d.dealer))]
         if making.redeal_next:  # thrown in: the deal counts, and the next dealer deals
             return deal_end.pass_out(state, d, events)
-        return start_deal(state, d.number, d.shuffle + 1, d.dealer, state.match, events)
+        return start_deal(state, d.number, dealing(d).shuffle + 1, d.dealer, state.match, events)
     d = evolve(d, trump=game.cards.suit_codes.index(action.arg), declarer=seat)
     events = [(seat, shared(TrumpNamed, seat, action.arg))]
     if making.rounds[spoken // n] == "turned" and making.taken_by_dealer:
-        return discard.take_up(state, d, events)
-    return alone.begin(state, d, events)
+        state, d = discard.take_up(state, d, events)
+    return advance(state, d, events)
 
 
 def _named(event: TrumpNamed, game: GameLike) -> Action:
@@ -104,5 +130,11 @@ def _named(event: TrumpNamed, game: GameLike) -> Action:
 
 
 MECHANISM: Mechanism = listed(
-    Phase.MAKING, _offered, _step, _why, replays=MappingProxyType({**PASS, TrumpNamed: _named})
+    Phase.MAKING,
+    _offered,
+    _step,
+    _why,
+    replays=MappingProxyType({**PASS, TrumpNamed: _named}),
+    start=_start,
+    due=_due,
 )

@@ -19,18 +19,49 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
+from attrs import frozen
+
 from trickrules.engine.actions import Action
 from trickrules.engine.events import HIDDEN, CardPassed, Event, PassingDone
+from trickrules.engine.loop import advance
 from trickrules.engine.mechanism import Mechanism, listed
-from trickrules.engine.phases import setup
-from trickrules.engine.records import DEALER, Actor, Phase, Step, evolve
+from trickrules.engine.phases.deal import dealing
+from trickrules.engine.records import DEALER, Actor, DealInfo, MatchInfo, Phase, Step, evolve, with_part
 from trickrules.engine.rng import chosen
 from trickrules.engine.state import State
 
 if TYPE_CHECKING:
     from trickrules.engine.state import GameLike
 
-__all__ = ["MECHANISM", "offset"]
+__all__ = ["MECHANISM", "Passing", "PassingView", "offset", "passing"]
+
+
+@frozen(weakref_slot=False)
+class Passing:
+    """The passing mechanism's record of a deal."""
+
+    #: How many seats on the passed cards go in this deal (0: no passing in this deal).
+    offset: int
+    #: The cards each seat has passed, as masks (empty until someone passes; kept once delivered).
+    passed: tuple[int, ...] = ()
+    #: Whether the cards have been delivered.
+    done: bool = False
+
+
+@frozen(weakref_slot=False)
+class PassingView:
+    """What a seat sees of the passing: where its cards go, the cards it passed, and (once delivered) received."""
+
+    #: The seat this seat passes cards to in this deal (``None``: no passing in this deal).
+    pass_to: int | None
+    given: tuple[str, ...]
+    received: tuple[str, ...]
+
+
+def passing(state: State) -> Passing:
+    """The passing record of the state's deal."""
+    record: Passing = state.deal.parts[state.game._slot[Phase.PASSING]]
+    return record
 
 
 def offset(game: GameLike, number: int, seed: int, shuffle_no: int) -> int:
@@ -44,6 +75,28 @@ def offset(game: GameLike, number: int, seed: int, shuffle_no: int) -> int:
         return 0
     k = chosen(seed, shuffle_no, len(p.offsets)) if p.by_chance else number % len(p.offsets)
     return p.offsets[k]
+
+
+def _start(game: GameLike, d: DealInfo, match: MatchInfo) -> Passing:
+    return Passing(offset(game, d.number, match.seed, dealing(d).shuffle))
+
+
+def _due(state: State, d: DealInfo) -> int | None:
+    record: Passing = d.parts[state.game._slot[Phase.PASSING]]
+    return (d.dealer + 1) % state.game.players if record.offset and not record.done else None
+
+
+def _view(state: State, seat: int) -> PassingView:
+    record = passing(state)
+    game = state.game
+    n = game.players
+    given: tuple[str, ...] = ()
+    received: tuple[str, ...] = ()
+    if record.passed:  # the cards this seat passed, and once everyone has passed, those it received
+        given = game.codes_of(record.passed[seat])
+        source = (seat - record.offset) % n
+        received = game.codes_of(record.passed[source]) if record.done else ()
+    return PassingView((seat + record.offset) % n if record.offset else None, given, received)
 
 
 def _offered(state: State) -> list[Action]:
@@ -63,26 +116,30 @@ def _step(state: State, action: Action) -> State:
     bit = t.bit[t.card_of[action.arg]]
     hands = list(state.hands)
     hands[seat] &= ~bit
-    passed = list(d.passed or (0,) * n)
+    slot = game._slot[Phase.PASSING]
+    record: Passing = d.parts[slot]
+    passed = list(record.passed or (0,) * n)
     passed[seat] |= bit
-    d = evolve(d, passed=tuple(passed))
-    events: list[tuple[Actor, Event]] = [(seat, CardPassed(seat, (seat + d.pass_offset) % n, action.arg))]
+    record = evolve(record, passed=tuple(passed))
+    events: list[tuple[Actor, Event]] = [(seat, CardPassed(seat, (seat + record.offset) % n, action.arg))]
     eldest = (d.dealer + 1) % n
     for k in range(n):
         waiting = (eldest + k) % n
         if passed[waiting].bit_count() < t.passing.cards:
+            d = with_part(d, slot, record)
             history = Step(state.history, tuple(events))
             return State(
                 game, Phase.PASSING, waiting, tuple(hands), (), state.leader, d, state.tally, state.match, history
             )
     received = [0] * n
     for s in range(n):
-        received[(s + d.pass_offset) % n] |= passed[s]
+        received[(s + record.offset) % n] |= passed[s]
     for s in range(n):
         hands[s] |= received[s]
-    events.append((DEALER, PassingDone(d.pass_offset, t.hands_of(tuple(received)))))
+    events.append((DEALER, PassingDone(record.offset, t.hands_of(tuple(received)))))
+    d = with_part(d, slot, evolve(record, done=True))
     after = State(game, Phase.PASSING, seat, tuple(hands), (), state.leader, d, state.tally, state.match, state.history)
-    return setup.open_deal(after, d, events)
+    return advance(after, d, events)
 
 
 def _passed_for(event: CardPassed, seat: int) -> CardPassed:
@@ -104,4 +161,8 @@ MECHANISM: Mechanism = listed(
     _step,
     reveals=MappingProxyType({CardPassed: _passed_for, PassingDone: _done_for}),
     replays=MappingProxyType({CardPassed: _passed}),
+    start=_start,
+    due=_due,
+    view=_view,
+    view_type=PassingView,
 )

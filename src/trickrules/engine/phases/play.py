@@ -2,8 +2,11 @@
 
 After the last card of a trick the winner takes it and leads the next; the
 deal ends after the last trick (or when the contract's ``end_when`` says so),
-and between tricks a late announcement or a declaration window may open.
-Which cards are legal is :mod:`trickrules.engine.obligations`' job.
+and between tricks any mechanism of the game may open a window (its
+``after_trick``: a late announcement, a declaration). Which cards are legal
+and who wins a trick is the play kernel's job (:mod:`trickrules.engine.kernel`),
+narrowed by any mechanism's duty (its ``narrow``); a mechanism that watches a
+card (its ``on_card``: the called card reveals the partner) hears when it is played.
 """
 
 from __future__ import annotations
@@ -12,10 +15,10 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from trickrules.engine.actions import Action
-from trickrules.engine.events import CardPlayed, Event, PartnerRevealed, TrickWon
+from trickrules.engine.events import CardPlayed, Event, TrickWon
+from trickrules.engine.kernel import mask_of, trick_end
 from trickrules.engine.mechanism import Mechanism
-from trickrules.engine.obligations import REASONS, legal_play_mask, play_mask, winner_index
-from trickrules.engine.phases import announce, deal_end, declare
+from trickrules.engine.phases import deal_end
 from trickrules.engine.records import DEALER, Actor, DealInfo, Phase, Revoke, Step, Tally, evolve
 from trickrules.engine.state import State, set_cache
 from trickrules.errors import IllegalActionError
@@ -23,7 +26,7 @@ from trickrules.errors import IllegalActionError
 if TYPE_CHECKING:
     from trickrules.engine.state import GameLike
 
-__all__ = ["MECHANISM"]
+__all__ = ["MECHANISM", "play_mask"]
 
 # Step(before, events) without the named tuple's Python-level __new__ (the commonest step builds one).
 _new_step = tuple.__new__
@@ -36,6 +39,18 @@ def _flip(masks: tuple[int, ...], seat: int, bits: int) -> tuple[int, ...]:
     return tuple(out)
 
 
+def play_mask(state: State) -> tuple[int, str]:
+    """The cards the seat to move may play now, and the reason code of the narrowing (``""``: none)."""
+    seat = state.to_move
+    assert seat is not None
+    tally = state.tally
+    hand = state.hands[seat]
+    found = mask_of(state.game._tables, hand, state.trick, state.leader, seat, state.deal, not tally.winners, tally.won)
+    for narrow in state.game._narrow:
+        found = narrow(state, seat, *found)
+    return found
+
+
 def _legal_mask(state: State) -> tuple[int, str]:
     found = state._cache
     if found is None:
@@ -45,20 +60,23 @@ def _legal_mask(state: State) -> tuple[int, str]:
 
 
 def _legal(state: State) -> tuple[Action, ...]:
-    found = state._cache
-    if found is None:
-        trick = state.trick
-        t = state.game._tables
-        seat = state.to_move
-        assert seat is not None
-        if t.leads.restricted:
-            found = play_mask(state)
-        elif trick or (t.rules.play.called_card_no_lead and seat == state.deal.partner):
-            found = legal_play_mask(t, state.hands[seat], trick, state.leader, seat, state.deal)
-        else:
-            found = (state.hands[seat], "")  # a free lead
-        set_cache(state, found)
-    return state.game._shared.play_actions_of(found[0])
+    return state.game._shared.play_actions_of(_legal_mask(state)[0])
+
+
+def _due(state: State, d: DealInfo) -> int:
+    """The first lead: eldest hand leads, unless it sits out (or the holder of the card the rules name)."""
+    game = state.game
+    assert d.trump is not None, "trumps are named before the play"
+    eldest = (d.dealer + 1) % game.players
+    if (d.seats_out >> eldest) & 1:
+        by_declarer = d.contract is not None and game.rules.contracts[d.contract].first_lead == "declarer"
+        eldest = d.declarer if by_declarer and d.declarer is not None else game._tables.next_seat[d.seats_out][eldest]
+    card = game._tables.leads.first_card
+    if card is not None:
+        for seat, hand in enumerate(state.hands):
+            if (hand >> card) & 1:
+                return seat
+    return eldest
 
 
 def _card(state: State, action: Action) -> int:
@@ -76,7 +94,7 @@ def _card(state: State, action: Action) -> int:
     mask, reason = _legal_mask(state)
     if not (mask >> card) & 1 and not game.rules.play.revoke_penalised:
         held = game.cards.format(c for c in range(game.cards.size) if (mask >> c) & 1)
-        raise IllegalActionError(f"{action}: {REASONS[reason]}: seat {seat} holds {held}.")
+        raise IllegalActionError(f"{action}: {game._reasons[reason]}: seat {seat} holds {held}.")
     return card
 
 
@@ -95,8 +113,8 @@ def _apply(state: State, action: object) -> State:
         return _after_play(state, _card(state, chosen), chosen)
     d = state.deal
     trick = state.trick
-    if len(trick) < t.trick_last[d.seats_out] and card != d.called:
-        # A legal card that neither ends the trick nor reveals anything: the commonest step of a deal.
+    if len(trick) < t.trick_last[d.seats_out] and not (state.tally.watched >> card) & 1 and not game._choosers:
+        # A legal card that neither ends the trick nor is watched: the commonest step of a deal.
         seat = state.to_move
         assert seat is not None
         return State(
@@ -130,17 +148,17 @@ def _after_play(state: State, card: int, action: Action) -> State:
             revoke = reason
             tally = evolve(tally, revokes=(*tally.revokes, Revoke(seat, reason)))
     events: tuple[tuple[Actor, Event], ...]
+    chooser = state.chooser if game._choosers else seat  # another seat may choose the card: the log names it
+    assert chooser is not None
     if revoke:
-        events = ((seat, CardPlayed(seat, action.arg, revoke)),)
-    else:
+        events = ((chooser, CardPlayed(seat, action.arg, revoke)),)
+    elif chooser == seat:
         events = game._shared.play_events[seat][card]  # shared: built once per game
-    if card == d.called and not d.revealed:
-        # The partner is whoever held the called card when it was called, even if
-        # an exchange has moved the card since.
-        partner = d.partner
-        assert partner is not None
-        d = evolve(d, revealed=True)
-        events = (*events, (DEALER, PartnerRevealed(partner, action.arg)))
+    else:
+        events = ((chooser, game._shared.play_events[seat][card][0][1]),)
+    if (tally.watched >> card) & 1:
+        for on_card in game._on_card:
+            d, tally, events = on_card(state, d, tally, card, events)
     if len(trick) <= t.trick_last[d.seats_out]:
         nxt = t.next_seat[d.seats_out][seat]
         history = Step(state.history, events)
@@ -160,37 +178,24 @@ def _end_trick(
     t = game._tables
     trump = d.trump
     assert trump is not None
-    index = winner_index(t, trick, trump)
-    taken = 0
-    for card in trick:
-        taken |= t.bit[card]
+    winner, taken = trick_end(t, trick, trump, d.seats_out, state.leader)
     codes = t.cards.codes
     texts = tuple([codes[card] for card in trick])
-    winner = t.trick_seats[d.seats_out][state.leader][index]
     won = _flip(tally.won, winner, taken)  # the cards of a trick were won by nobody before
     winners = (*tally.winners, winner)
-    tally = Tally(won, winners, tally.declared, tally.revokes, forfeited=tally.forfeited)
+    tally = Tally(won, winners, tally.revokes, tally.watched)
     events = (*events, (DEALER, TrickWon(winner, len(winners), texts)))
     if len(winners) == d.tricks or (t.ends_early and deal_end.ends_early(state, d, tally)):
         return deal_end.finish_deal(state, hands, d, tally, list(events))
-    match = state.match
-    if t.between_tricks:
-        if len(winners) in t.late_runs:
-            late = announce.late_window(state, d, tally)
-            if late is not None:
-                after = State(game, Phase.PLAY, winner, hands, (), winner, d, tally, match, state.history)
-                return announce.open_late_window(after, late, events)
-        if game.rules.declarations:
-            window = declare.window(state, d, tally, hands, winner)
-            if window:
-                tally = evolve(tally, window=window, window_count=0)
-                history = Step(state.history, events)
-                return State(game, Phase.DECLARE, window[0], hands, (), winner, d, tally, match, history)
-    return State(game, Phase.PLAY, winner, hands, (), winner, d, tally, match, Step(state.history, events))
+    for after_trick in game._after_trick:
+        window = after_trick(state, hands, d, tally, events, winner)
+        if window is not None:
+            return window
+    return State(game, Phase.PLAY, winner, hands, (), winner, d, tally, state.match, Step(state.history, events))
 
 
 def _played(event: CardPlayed, game: GameLike) -> Action:
     return game.action(f"play {event.card}")
 
 
-MECHANISM = Mechanism(Phase.PLAY, _legal, _check, _apply, replays=MappingProxyType({CardPlayed: _played}))
+MECHANISM = Mechanism(Phase.PLAY, _legal, _check, _apply, replays=MappingProxyType({CardPlayed: _played}), due=_due)

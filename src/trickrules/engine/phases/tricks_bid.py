@@ -6,28 +6,72 @@ bid (the highest by default the number of tricks in the deal) and two
 limits: partners' bids together may not exceed the tricks in the deal, and
 the last to bid may not make the bids add up to the tricks in the deal. The
 eldest hand bids first (``bid 3``); when every seat has bid, the eldest
-hand leads. The bids are public, and ``DealInfo.bids`` keeps them for the
-scoring variables ``bid``, ``opp_bid`` and ``own_bid``.
+hand leads. The bids are public, and the mechanism's record keeps them for
+the scoring variables ``bid``, ``opp_bid`` and ``own_bid``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING
+
+from attrs import frozen
 
 from trickrules.compile.bids import TricksBid
 from trickrules.engine.actions import Action
 from trickrules.engine.events import Event, shared
 from trickrules.engine.events import TricksBid as TricksBidEvent
+from trickrules.engine.loop import advance, moved
 from trickrules.engine.mechanism import Mechanism, listed, not_legal
-from trickrules.engine.phases import setup
-from trickrules.engine.records import Actor, DealInfo, Phase, evolve
+from trickrules.engine.records import Actor, DealInfo, MatchInfo, Phase, with_part
 from trickrules.engine.state import State
 
 if TYPE_CHECKING:
     from trickrules.engine.state import GameLike
 
-__all__ = ["MECHANISM", "bid_range"]
+__all__ = ["MECHANISM", "Bids", "BidsView", "bid_range", "bids"]
+
+
+@frozen(weakref_slot=False)
+class Bids:
+    """A deal's bids of a number of tricks: each seat's bid (``None``: not yet); empty before the first."""
+
+    bids: tuple[int | None, ...] = ()
+
+
+@frozen(weakref_slot=False)
+class BidsView:
+    """What a seat sees of the bids: every seat's bid (``None``: not yet); empty before the first. All are public."""
+
+    bids: tuple[int | None, ...]
+
+
+_NONE = Bids()
+
+
+def bids(game: GameLike, d: DealInfo) -> tuple[int | None, ...]:
+    """Each seat's bid of a number of tricks in deal ``d`` (empty before the first bid)."""
+    record: Bids = d.parts[game._slot[Phase.TRICKS_BID]]
+    return record.bids
+
+
+def _start(game: GameLike, d: DealInfo, match: MatchInfo) -> Bids:
+    return _NONE
+
+
+def _due(state: State, d: DealInfo) -> int | None:
+    said = bids(state.game, d)
+    return None if said and all(b is not None for b in said) else (d.dealer + 1) % state.game.players
+
+
+def _view(state: State, seat: int) -> BidsView:
+    return BidsView(bids(state.game, state.deal))
+
+
+def _facts(game: GameLike, d: DealInfo) -> Mapping[str, object]:
+    """Each seat's bid (0 where nobody bid): the ``bid`` scoring variables."""
+    return {"bid": tuple(b or 0 for b in bids(game, d)) or (0,) * game.players}
 
 #: ``bid 0``, ``bid 1``, ...: shared action values, made once (a bid is a plain number of tricks).
 _ACTIONS: list[Action] = []
@@ -53,14 +97,14 @@ def bid_range(state: State) -> tuple[int, int, int | None]:
     assert seat is not None
     d = state.deal
     tricks = d.tricks
-    bids = d.bids or (None,) * game.players
+    said = bids(game, d) or (None,) * game.players
     high = rules.max or tricks
     if rules.partners_within_tricks:
         partners = game.rules.teams[game._tables.team_of[seat]]
-        high = min(high, tricks - sum(bids[s] or 0 for s in partners))
+        high = min(high, tricks - sum(said[s] or 0 for s in partners))
     excluded = None
-    if rules.last_not_total and all(b is not None for s, b in enumerate(bids) if s != seat):
-        excluded = tricks - sum(b or 0 for b in bids)
+    if rules.last_not_total and all(b is not None for s, b in enumerate(said) if s != seat):
+        excluded = tricks - sum(b or 0 for b in said)
     return rules.min, high, excluded
 
 
@@ -89,14 +133,14 @@ def _step(state: State, action: Action) -> State:
     seat = state.to_move
     assert seat is not None
     tricks = int(action.arg)
-    bids = list(state.deal.bids or (None,) * n)
-    bids[seat] = tricks
-    d: DealInfo = evolve(state.deal, bids=tuple(bids))
+    said = list(bids(game, state.deal) or (None,) * n)
+    said[seat] = tricks
+    d = with_part(state.deal, game._slot[Phase.TRICKS_BID], Bids(tuple(said)))
     events: list[tuple[Actor, Event]] = [(seat, shared(TricksBidEvent, seat, tricks))]
     following = (seat + 1) % n
-    if bids[following] is None:
-        return setup.moved(state, Phase.TRICKS_BID, following, d, tuple(events))
-    return setup.start_play(state, d, list(events))
+    if said[following] is None:
+        return moved(state, Phase.TRICKS_BID, following, d, tuple(events))
+    return advance(state, d, events)
 
 
 def _bid(event: TricksBidEvent, game: GameLike) -> Action:
@@ -104,5 +148,14 @@ def _bid(event: TricksBidEvent, game: GameLike) -> Action:
 
 
 MECHANISM: Mechanism = listed(
-    Phase.TRICKS_BID, _offered, _step, _why, replays=MappingProxyType({TricksBidEvent: _bid})
+    Phase.TRICKS_BID,
+    _offered,
+    _step,
+    _why,
+    replays=MappingProxyType({TricksBidEvent: _bid}),
+    start=_start,
+    due=_due,
+    view=_view,
+    view_type=BidsView,
+    facts=_facts,
 )

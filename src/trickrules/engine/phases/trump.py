@@ -8,15 +8,39 @@ from typing import TYPE_CHECKING
 from trickrules.compile.cards import NO_TRUMP
 from trickrules.engine.actions import Action
 from trickrules.engine.events import Event, TrumpNamed, shared
+from trickrules.engine.loop import advance
 from trickrules.engine.mechanism import Mechanism, listed
-from trickrules.engine.phases import setup
-from trickrules.engine.records import Actor, Phase, evolve
+from trickrules.engine.phases.call import call
+from trickrules.engine.records import Actor, DealInfo, Phase, evolve
 from trickrules.engine.state import State
 
 if TYPE_CHECKING:
     from trickrules.engine.state import GameLike
 
-__all__ = ["MECHANISM"]
+__all__ = ["MECHANISM", "trump_chooser"]
+
+
+def trump_chooser(state: State, d: DealInfo) -> int | None:
+    """The seat that names trumps: the dealer, the called card's holder, or the declarer (``None``: not yet known).
+
+    Where the called card's holder names them, he does once the card is
+    called; where nobody can be called, the declarer does.
+    """
+    rules = state.game.rules
+    c = rules.contracts[d.contract] if d.contract is not None else None
+    by = c.trump_by if c is not None else rules.trump_chosen_by
+    if by == "dealer":
+        return d.dealer
+    if by == "called_holder":
+        if d.partner is not None:
+            return d.partner
+        if c is not None and c.call and call(state.game, d).called is None:
+            return None  # the card is called first
+    return d.declarer
+
+
+def _due(state: State, d: DealInfo) -> int | None:
+    return trump_chooser(state, d) if d.trump is None else None
 
 
 def _offered(state: State) -> tuple[Action, ...]:
@@ -30,13 +54,13 @@ def _step(state: State, action: Action) -> State:
     assert seat is not None
     d = evolve(state.deal, trump=trump)
     events: list[tuple[Actor, Event]] = [(seat, shared(TrumpNamed, seat, action.arg))]
-    if d.contract is not None:
-        return setup.next_setup(state, d, events)
-    return setup.start_play(state, d, events)
+    return advance(state, d, events)
 
 
 def _named(event: TrumpNamed, game: GameLike) -> Action:
     return game.action(f"trump {event.suit}")
 
 
-MECHANISM: Mechanism = listed(Phase.TRUMP, _offered, _step, replays=MappingProxyType({TrumpNamed: _named}))
+MECHANISM: Mechanism = listed(
+    Phase.TRUMP, _offered, _step, replays=MappingProxyType({TrumpNamed: _named}), due=_due
+)

@@ -16,6 +16,7 @@ from attrs import frozen
 
 from trickrules.engine.events import event_to_data
 from trickrules.engine.game import Game, load
+from trickrules.engine.phases.call import CallView
 from trickrules.engine.state import GameLike, State
 from trickrules.errors import IllegalActionError, SpecError, TrickrulesError
 from trickrules.faces.conformance.model import Case, Expect, Manifest, load_cases, load_manifest
@@ -238,13 +239,14 @@ def _check_seats(state: State, expect: Expect) -> list[str]:
         if sorted(cards) != sorted(got_hand):
             bad.append(_differ(f"hand of seat {seat_key}", sorted(cards), sorted(got_hand)))
     for seat_text, partner in (expect.view_partner or {}).items():
-        got_partner = View.from_state(state, int(seat_text)).partner
+        got_partner = _partner_seen(View.from_state(state, int(seat_text)))
         if got_partner != partner:
             bad.append(_differ(f"seat {seat_text}'s view of the partner", partner, got_partner))
     for seat in expect.view_hides_partner:
         view = View.from_state(state, seat)
-        if view.partner is not None:
-            bad.append(f"seat {seat}'s view shows the partner (seat {view.partner}) before the rules reveal it")
+        seen = _partner_seen(view)
+        if seen is not None:
+            bad.append(f"seat {seat}'s view shows the partner (seat {seen}) before the rules reveal it")
         if "partner" in view.to_json().replace('"partner":null', ""):
             bad.append(f"seat {seat}'s view JSON names the partner")
     return bad
@@ -562,3 +564,9 @@ def _compare(
         len(cases),
         tuple(inapplicable),
     )
+
+
+def _partner_seen(view: View) -> int | None:
+    """The called card's holder as the view shows him (``None``: hidden, or no call in this game)."""
+    call = view.part(CallView)
+    return None if call is None else call.partner

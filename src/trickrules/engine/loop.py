@@ -1,0 +1,61 @@
+"""The generic loop: from one phase of a deal to the next, by the game's sequence of mechanisms.
+
+When a mechanism has done its part of a deal (the auction is won, the card
+called, the cards passed), it hands the deal to :func:`advance`, which asks
+the game's mechanisms in the order of its sequence (compiled from the spec,
+:func:`trickrules.compile.sequence.phases`, with registered mechanisms
+inserted) whether they are due, and gives the move to the first that is.
+The play is last and always due. This module knows no mechanism by name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from trickrules.engine.events import Event
+from trickrules.engine.records import Actor, DealInfo, Step, Tally
+from trickrules.engine.state import State
+
+__all__ = ["advance", "moved"]
+
+
+def moved(
+    state: State,
+    phase: str,
+    to_move: int,
+    d: DealInfo,
+    events: Sequence[tuple[Actor, Event]],
+    tally: Tally | None = None,
+    leader: int | None = None,
+) -> State:
+    """The state after a step between tricks that moves to ``phase`` (same hands, no trick on the table)."""
+    history = Step(state.history, tuple(events)) if events else state.history
+    return State(
+        state.game,
+        phase,
+        to_move,
+        state.hands,
+        (),
+        state.leader if leader is None else leader,
+        d,
+        state.tally if tally is None else tally,
+        state.match,
+        history,
+    )
+
+
+def advance(state: State, d: DealInfo, events: Sequence[tuple[Actor, Event]]) -> State:
+    """The deal's next decision: the first mechanism of the game's sequence that is due gets the move.
+
+    The seat the last mechanism (the play) names also becomes the leader
+    of the first trick.
+    """
+    sequence = state.game._sequence
+    for mechanism in sequence:
+        due = mechanism.due
+        if due is None:
+            continue
+        seat = due(state, d)
+        if seat is not None:
+            return moved(state, mechanism.phase, seat, d, events, leader=seat if mechanism is sequence[-1] else None)
+    raise AssertionError("the play is always due")  # pragma: no cover
