@@ -14,7 +14,6 @@ from typing import Any
 
 import pytest
 
-import parts
 from trickrules.engine.bulk import play_random
 from trickrules.engine.events import DealScored, TrickWon
 from trickrules.engine.game import Game, load
@@ -105,10 +104,31 @@ def test_bulk_play_changes_nothing_it_is_given_and_stops_where_the_engine_must_a
     for mask in (*after.hands, *after.tally.won):
         cards += [c for c in range(game.cards.size) if (mask >> c) & 1]
     assert sorted(cards) == list(range(game.cards.size))
-    # What it leaves to the engine is a legal card: the last of the deal or the called card.
-    assert game._shared.play_actions[pending] in after.legal_actions()
-    last_trick = len(after.tally.winners) + 1 == after.deal.tricks and len(after.trick) == game.players - 1
-    assert last_trick or pending == parts.called(after)
+    # What it leaves to the engine is a legal action that ends the deal (the called card it plays itself).
+    assert pending in after.legal_actions()
+    assert after.apply(pending).match.deals_done == after.match.deals_done + 1
+    assert after.deal.number == state.deal.number
+
+
+@pytest.mark.parametrize("name", ["cuatrola", "quadrille-fi"])
+def test_bulk_play_goes_on_across_the_windows_between_tricks(name: str) -> None:
+    """Declaration windows (Cuatrola) and late announcements: the bulk path answers them and goes on."""
+    game = load(name)
+    crossed = 0
+    for seed in range(20):
+        state = game.new_match(seed=seed)
+        rng = random.Random(seed)
+        while state.phase is not Phase.PLAY and not state.is_terminal:
+            legal = state.legal_actions()
+            state = state.apply(legal[int(rng.random() * len(legal))])
+        if state.is_terminal:
+            continue
+        after, played, pending = play_random(state, 0b1111, rng)
+        assert after.deal.number == state.deal.number
+        if pending is not None:  # stopped only before the step that ends the deal
+            assert after.apply(pending).match.deals_done == after.match.deals_done + 1
+            crossed += played > game.players
+    assert crossed > 0
 
 
 def test_bulk_play_does_nothing_for_a_seat_it_does_not_play_for() -> None:

@@ -7,24 +7,27 @@ the trick and the cards won as lists it changes in place and no events
 recorded. It shares every rule with the public engine: which cards are
 legal and who wins a trick are the play kernel's
 (:func:`~trickrules.engine.kernel.mask_of`, :func:`~trickrules.engine.kernel.trick_end`),
-as in the engine. Whatever else a step can do it leaves to the engine: it
-stops, and gives back a :class:`State`, before
+as in the engine.
 
-- a seat not in ``seats`` is to move;
-- a card that ends the deal's last trick (the deal is scored by the engine);
-- any trick's last card where a mechanism of the game may open a window
-  between tricks (a late announcement, a declaration window) or a contract
-  may end the play early;
-- a card a mechanism watches (the called card, while its holder is secret).
+Where a step needs more than the kernel (a trick's end where a mechanism
+may open a window between tricks, such as a declaration or a late
+announcement, or a contract may end the play early; a card a mechanism
+watches, such as the called card while its holder is secret), the bulk path
+has the engine take that step (:meth:`State.apply`) and, while the seat
+asked in a window is one of ``seats``, takes the window's random choice
+itself the same way, then goes on with the cards. It stops, and gives back
+the state, when a seat not in ``seats`` is to choose, or before the step that
+ends the deal (the deal's last card, or a step the engine finds ends it):
+that step is given back as the chosen action for the caller to apply, as
+the random bot's choice of that step.
 
-A game with a mechanism that narrows the legal cards (its ``narrow``) is
-played by the engine alone: the bulk path plays nothing there.
-
-A random choice is the ``int(rng.random() * n)``-th of the ``n`` legal cards
-in deck order, exactly as a random bot choosing among
-:meth:`State.legal_actions` does, so the same generator gives the same deal
-through either path (``tests/test_bulk.py`` checks it deal by deal). The
-state given back holds no history of the cards played here.
+A random choice is the ``int(rng.random() * n)``-th of the ``n`` legal
+actions in their stable order (cards in deck order), exactly as a random bot
+choosing among :meth:`State.legal_actions` does, so the same generator
+gives the same deal through either path (``tests/test_bulk.py`` checks it
+deal by deal). A game with a mechanism that narrows the legal cards (its
+``narrow``) or chooses for another seat (its ``chooser``) is played by the
+engine alone: the bulk path plays nothing there.
 """
 
 from __future__ import annotations
@@ -32,32 +35,73 @@ from __future__ import annotations
 import random
 
 from trickrules.compile.codegen import unpacker
+from trickrules.engine.actions import Action
 from trickrules.engine.kernel import mask_of, trick_end
-from trickrules.engine.records import Phase, evolve
+from trickrules.engine.phases.deal_end import ends_early
+from trickrules.engine.records import Phase, Tally, evolve
 from trickrules.engine.state import State
 
 __all__ = ["play_random"]
 
 
-def play_random(state: State, seats: int, rng: random.Random) -> tuple[State, int, int | None]:
-    """Play random cards for the seats in ``seats`` from ``state`` on.
+def play_random(state: State, seats: int, rng: random.Random) -> tuple[State, int, Action | None]:
+    """Play random choices for the seats in ``seats`` from ``state`` on.
 
-    Gives back the state reached, how many cards were played, and the card
-    already chosen for the next step if that step is left to the engine
-    (``None`` when the next seat is not in ``seats``, or the state is not
-    one of the play phase). The caller plays that card through the engine,
-    as the random bot's choice of that step.
+    Gives back the state reached, how many actions were taken, and the
+    action already chosen for the next step if that step ends the deal
+    (``None`` when the next chooser is not in ``seats``, or the state is not
+    one of the play phase). The caller applies that action through the
+    engine, as the random bot's choice of that step.
+    """
+    taken = 0
+    while True:
+        state, played, pending = _cards(state, seats, rng)
+        taken += played
+        if pending is not None:
+            card, ends_deal = pending
+            action = state.game._shared.play_actions[card]
+            if ends_deal:
+                return state, taken, action
+            before = state
+            state = state.apply(action)  # a watched card: the engine plays it
+            if state.match.deals_done != before.match.deals_done:
+                return before, taken, action
+            taken += 1
+        elif not played:
+            return state, taken, None
+        while not state.is_terminal and state.phase != Phase.PLAY:  # a window: its random choice, for a seat of ours
+            chooser = state.chooser
+            if chooser is None or not (seats >> chooser) & 1:
+                return state, taken, None
+            legal = state.legal_actions()
+            action = legal[int(rng.random() * len(legal))]
+            after = state.apply(action)
+            if after.match.deals_done != state.match.deals_done:
+                return state, taken, action
+            state = after
+            taken += 1
+
+
+def _cards(state: State, seats: int, rng: random.Random) -> tuple[State, int, tuple[int, bool] | None]:
+    """Play random cards for ``seats`` on mutable lists until a step needs the engine or a window opens.
+
+    Gives back the state reached (a window's, where one opened after a
+    trick), how many cards were played, and, when the next card needs the
+    engine, that card and whether it ends the deal.
     """
     seat = state.to_move
     d = state.deal
     game = state.game
-    if state.phase != Phase.PLAY or seat is None or not (seats >> seat) & 1 or d.trump is None or game._narrow:
+    if state.phase != Phase.PLAY or seat is None or not (seats >> seat) & 1 or d.trump is None:
+        return state, 0, None
+    if game._narrow or game._choosers:  # a mechanism narrows the cards or chooses for a seat: the engine plays
         return state, 0, None
     t = game._tables
     tally = state.tally
     cards_in = unpacker(range(t.cards.size))
     bit = t.bit
-    stop_at_trick_end = bool(game._after_trick) or t.ends_early
+    windows = game._after_trick
+    may_end = t.ends_early
     last = t.trick_last[d.seats_out]
     following = t.next_seat[d.seats_out]
     watched = tally.watched
@@ -69,30 +113,50 @@ def play_random(state: State, seats: int, rng: random.Random) -> tuple[State, in
     trick = state.trick
     leader = state.leader
     played = 0
-    pending: int | None = None
     while True:
         hand = hands[seat]
         choices = cards_in(mask_of(t, hand, trick, leader, seat, d, not winners, won)[0])
         card = choices[int(rng.random() * len(choices))]
         ends_trick = len(trick) == last
-        if (watched >> card) & 1 or (ends_trick and (stop_at_trick_end or len(winners) + 1 == d.tricks)):
-            pending = card
-            break
-        hands[seat] = hand ^ bit[card]
-        trick = (*trick, card)
-        played += 1
-        if ends_trick:
-            seat, taken = trick_end(t, trick, trump, seats_out, leader)
-            won[seat] |= taken
-            winners.append(seat)
-            leader = seat
-            trick = ()
-        else:
+        if (watched >> card) & 1 or (ends_trick and len(winners) + 1 == d.tricks):
+            return _state(state, seat, hands, trick, leader, won, winners), played, (card, ends_trick)
+        if not ends_trick:
+            hands[seat] = hand ^ bit[card]
+            trick = (*trick, card)
+            played += 1
             seat = following[seat]
+        else:
+            full = (*trick, card)
+            winner, taken = trick_end(t, full, trump, seats_out, leader)
+            done = Tally(_flip(won, winner, taken), (*winners, winner), tally.revokes, watched)
+            if may_end and ends_early(state, d, done):  # the contract ends the play here: the engine scores it
+                return _state(state, seat, hands, trick, leader, won, winners), played, (card, True)
+            hands[seat] = hand ^ bit[card]
+            won[winner] |= taken
+            winners.append(winner)
+            played += 1
+            seat = leader = winner
+            trick = ()
+            for window in windows:  # what a mechanism opens between tricks (seen as the engine sees it)
+                opened = window(state, tuple(hands), d, done, (), winner)
+                if opened is not None:
+                    return opened, played, None
         if not (seats >> seat) & 1:
-            break
-    if not played:
-        return state, 0, pending
+            return _state(state, seat, hands, trick, leader, won, winners), played, None
+
+
+def _flip(masks: list[int], seat: int, bits: int) -> tuple[int, ...]:
+    out = list(masks)
+    out[seat] ^= bits
+    return tuple(out)
+
+
+def _state(
+    state: State, seat: int, hands: list[int], trick: tuple[int, ...], leader: int, won: list[int], winners: list[int]
+) -> State:
+    """The state the cards played so far reach (``state`` itself if none were)."""
+    tally = state.tally
+    if len(winners) == len(tally.winners) and trick == state.trick:
+        return state
     tally = evolve(tally, won=tuple(won), winners=tuple(winners))
-    after = State(game, Phase.PLAY, seat, tuple(hands), trick, leader, d, tally, state.match, None)
-    return after, played, pending
+    return State(state.game, Phase.PLAY, seat, tuple(hands), trick, leader, state.deal, tally, state.match, None)

@@ -158,7 +158,6 @@ def play_match(
         for seat, kind in enumerate(kinds)
     ]
     randoms = sum(1 << seat for seat, kind in enumerate(kinds) if kind == "random") if bulk else 0
-    cards = game._shared.play_actions
     state = game.new_match(seed=derive(seed, index, "match"), dealer=index % game.players)
     done = actions = 0
     while not state.is_terminal and done < MAX_DEALS_PER_MATCH:
@@ -172,7 +171,7 @@ def play_match(
         bot = bots[seat]
         action: Action | str
         if pending is not None:
-            action = cards[pending]
+            action = pending
         elif bot is None:
             legal = state.legal_actions()
             action = legal[int(rng.random() * len(legal))]
