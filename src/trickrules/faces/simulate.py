@@ -44,7 +44,7 @@ from trickrules.engine.records import Phase
 from trickrules.engine.state import State
 from trickrules.errors import ArgumentError
 from trickrules.faces.bots import BOTS, Bot
-from trickrules.faces.stats import Estimate, Statistics, Tally, merge_all
+from trickrules.faces.stats import Estimate, Statistics, StatisticsCounter, merge_all
 from trickrules.records.view import View
 
 __all__ = [
@@ -101,7 +101,9 @@ class ChunkResult:
     blocks: tuple[Statistics, ...] = ()
 
 
-def _deal_scored(game: Game, before: State, after: State, tally: Tally, board: tuple[int, ...]) -> tuple[int, ...]:
+def _deal_scored(
+    game: Game, before: State, after: State, counter: StatisticsCounter, board: tuple[int, ...]
+) -> tuple[int, ...]:
     """Count the deal that ``before``'s last action finished; the totals after it."""
     deal = before.deal
     players = game.players
@@ -130,7 +132,7 @@ def _deal_scored(game: Game, before: State, after: State, tally: Tally, board: t
     # Each outcome once per deal, however many seats it named (the statistics count deals that named it).
     outcomes = tuple(dict.fromkeys(name for name in scored.outcome.split(", ") if name and name != "none"))
     success = declarer is not None and deltas[declarer] > 0
-    tally.add_deal(contract, declarer, deal.forced, success, side_tricks, tuple(tricks), outcomes, deltas)
+    counter.add_deal(contract, declarer, deal.forced, success, side_tricks, tuple(tricks), outcomes, deltas)
     return scored.scoreboard
 
 
@@ -187,23 +189,23 @@ def play_match(
 def play_chunk(chunk: Chunk) -> ChunkResult:
     """Play a chunk's matches and count them (a module-level function, so that any executor can run it)."""
     game = chunk.game
-    tally = [Tally(game.players)]
+    counter = [StatisticsCounter(game.players)]
     blocks: list[Statistics] = []
     per_match = []
     board = [(0,) * game.players]  # the totals after the last deal counted
 
     def count(before: State, after: State) -> None:
-        board[0] = _deal_scored(game, before, after, tally[0], board[0])
+        board[0] = _deal_scored(game, before, after, counter[0], board[0])
 
     for index in range(chunk.first, chunk.first + chunk.count):
         board[0] = (0,) * game.players  # a simulated match starts from no scores
         state, actions = play_match(game, chunk.bots, chunk.seed, index, count)
         ended = next((e for e in state.last_events if isinstance(e, MatchEnded)), None)
-        tally[0].add_match(state.match.scores, ended.winners if ended else (), actions, finished=ended is not None)
+        counter[0].add_match(state.match.scores, ended.winners if ended else (), actions, finished=ended is not None)
         per_match.append(state.match.deals_done)
         if len(per_match) % BLOCK == 0 or len(per_match) == chunk.count:
-            blocks.append(tally[0].freeze())
-            tally[0] = Tally(game.players)
+            blocks.append(counter[0].freeze())
+            counter[0] = StatisticsCounter(game.players)
     return ChunkResult(merge_all(blocks, game.players), tuple(per_match), tuple(blocks))
 
 
