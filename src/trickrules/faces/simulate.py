@@ -56,7 +56,7 @@ __all__ = [
     "bot_kinds",
     "derive",
     "play_chunk",
-    "play_match",
+    "play_simulation_match",
     "simulate",
 ]
 
@@ -136,7 +136,7 @@ def _deal_scored(
     return scored.scoreboard
 
 
-def play_match(
+def play_simulation_match(
     game: Game,
     kinds: tuple[str, ...],
     seed: int,
@@ -145,6 +145,12 @@ def play_match(
     bulk: bool = True,
 ) -> tuple[State, int]:
     """Play match ``index`` of a simulation; its last state and how many player actions it took.
+
+    Unlike :func:`trickrules.faces.match.play_match`, which plays one match
+    with the bots it is given, this one is the simulation's: it seeds the
+    match and the bots named by ``kinds`` from the simulation's ``seed`` and
+    ``index`` (see :func:`derive`), stops at :data:`MAX_DEALS_PER_MATCH`, and
+    reports each deal to ``on_deal`` instead of each step.
 
     ``on_deal(before, after)`` is called at the end of every deal, with the
     states before and after the step that ended it. With ``bulk`` (the
@@ -199,7 +205,7 @@ def play_chunk(chunk: Chunk) -> ChunkResult:
 
     for index in range(chunk.first, chunk.first + chunk.count):
         board[0] = (0,) * game.players  # a simulated match starts from no scores
-        state, actions = play_match(game, chunk.bots, chunk.seed, index, count)
+        state, actions = play_simulation_match(game, chunk.bots, chunk.seed, index, count)
         ended = next((e for e in state.last_events if isinstance(e, MatchEnded)), None)
         counter[0].add_match(state.match.scores, ended.winners if ended else (), actions, finished=ended is not None)
         per_match.append(state.match.deals_done)
