@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from trickrules.engine.bulk import play_random
+from trickrules.engine.bulk import card_actions, play_random
 from trickrules.engine.events import DealScored, TrickWon
 from trickrules.engine.game import Game, load
 from trickrules.engine.records import Phase
@@ -105,7 +105,7 @@ def test_bulk_play_changes_nothing_it_is_given_and_stops_where_the_engine_must_a
         cards += [c for c in range(game.cards.size) if (mask >> c) & 1]
     assert sorted(cards) == list(range(game.cards.size))
     # What it leaves to the engine is a legal card: the last of the deal or the called card.
-    assert game._shared.play_actions[pending] in after.legal_actions()
+    assert card_actions(game)[pending] in after.legal_actions()
     last_trick = len(after.tally.winners) + 1 == after.deal.tricks and len(after.trick) == game.players - 1
     assert last_trick or pending == after.deal.called
 

@@ -21,7 +21,9 @@ A random choice is the ``int(rng.random() * n)``-th of the ``n`` legal cards
 in deck order, exactly as a random bot choosing among
 :meth:`State.legal_actions` does, so the same generator gives the same deal
 through either path (``tests/test_bulk.py`` checks it deal by deal). The
-state given back holds no history of the cards played here.
+state given back holds no history of the cards played here. The card it
+leaves for the engine is a card index; :func:`card_actions` gives the
+action that plays it.
 """
 
 from __future__ import annotations
@@ -29,11 +31,22 @@ from __future__ import annotations
 import random
 
 from trickrules.compile.codegen import unpacker
+from trickrules.engine.actions import Action
 from trickrules.engine.obligations import leads_mask, legal_play_mask, winner_index
 from trickrules.engine.records import Phase, evolve
-from trickrules.engine.state import State
+from trickrules.engine.state import GameLike, State
 
-__all__ = ["play_random"]
+__all__ = ["card_actions", "play_random"]
+
+
+def card_actions(game: GameLike) -> tuple[Action, ...]:
+    """The game's ``play`` actions by card index (bit ``i`` of a mask is ``card_actions(game)[i]``).
+
+    They are the values the engine itself offers and compares (shared per
+    game), so ``card_actions(game)[pending]`` is the action to apply for the
+    card :func:`play_random` left ``pending``.
+    """
+    return game._shared.play_actions
 
 
 def play_random(state: State, seats: int, rng: random.Random) -> tuple[State, int, int | None]:

@@ -37,7 +37,7 @@ from typing import Any
 from attrs import evolve, frozen
 
 from trickrules.engine.actions import Action
-from trickrules.engine.bulk import play_random
+from trickrules.engine.bulk import card_actions, play_random
 from trickrules.engine.events import DealScored, MatchEnded, TrickWon
 from trickrules.engine.game import Game, load
 from trickrules.engine.records import Phase
@@ -164,7 +164,7 @@ def play_simulation_match(
         for seat, kind in enumerate(kinds)
     ]
     randoms = sum(1 << seat for seat, kind in enumerate(kinds) if kind == "random") if bulk else 0
-    cards = game._shared.play_actions
+    cards = card_actions(game)
     state = game.new_match(seed=derive(seed, index, "match"), dealer=index % game.players)
     done = actions = 0
     while not state.is_terminal and done < MAX_DEALS_PER_MATCH:
