@@ -205,3 +205,35 @@ def test_nothing_assigns_to_dunder_class() -> None:
         if _assigns_class(node)
     ]
     assert not offenders, "assigns to __class__:\n" + "\n".join(offenders)
+
+
+def _private_reads(tree: ast.Module) -> Iterator[ast.Attribute]:
+    """``x._name`` where ``x`` is not ``self``, ``cls`` or an imported module (``argparse._SubParsersAction``).
+
+    Dunders such as ``__doc__`` are not private; ``self.game._shared`` is a reach-in.
+    """
+    modules = {(a.asname or a.name) for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    allowed = {"self", "cls", *modules}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Attribute) or not node.attr.startswith("_") or node.attr.startswith("__"):
+            continue
+        if ast.unparse(node.value) not in allowed:
+            yield node
+
+
+def test_front_ends_and_records_read_no_private_attribute() -> None:
+    # The faces and records layers use the engine through its public (or typed internal) functions,
+    # such as State.part or a mechanism module's reader, and never reach into a game's or a state's private fields.
+    offenders = [
+        f"{path.relative_to(ROOT)}:{node.lineno}: {ast.unparse(node)}"
+        for layer in ("faces", "records")
+        for path in sorted((PACKAGE / layer).rglob("*.py"))
+        for node in _private_reads(_parse(path))
+    ]
+    assert not offenders, "private attribute read from outside its class:\n" + "\n".join(offenders)
+
+
+def test_private_read_finder_sees_a_reach_in() -> None:
+    source = "import argparse\ngame._shared.x; self.game._tables; self._y; cls._z; f.__doc__; argparse._Action"
+    found = sorted(ast.unparse(n) for n in _private_reads(ast.parse(source)))
+    assert found == ["game._shared", "self.game._tables"]

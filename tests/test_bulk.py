@@ -2,8 +2,8 @@
 
 :func:`trickrules.engine.bulk.play_random` keeps its working state mutable
 but shares the rules with the engine; these tests play the same seeds
-through both (``play_match(..., bulk=True)`` and ``bulk=False``) and compare
-every deal's outcome: the contract and declarer, who won each trick, the
+through both (``play_simulation_match(..., bulk=True)`` and ``bulk=False``) and
+compare every deal's outcome: the contract and declarer, who won each trick, the
 cards each seat won, the outcome, the scoreboard and the pot.
 """
 
@@ -19,7 +19,7 @@ from trickrules.engine.events import DealScored, TrickWon
 from trickrules.engine.game import Game, load
 from trickrules.engine.records import Phase
 from trickrules.engine.state import State
-from trickrules.faces.simulate import play_match, simulate
+from trickrules.faces.simulate import play_simulation_match, simulate
 from trickrules.spec.loader import bundled_names
 
 #: Option choices that reach the bulk path's other stopping points (a contract ending the play early,
@@ -53,7 +53,7 @@ def _deals(game: Game, kinds: tuple[str, ...], seed: int, index: int, bulk: bool
             )
         )
 
-    state, actions = play_match(game, kinds, seed, index, record, bulk=bulk)
+    state, actions = play_simulation_match(game, kinds, seed, index, record, bulk=bulk)
     return deals, state, actions
 
 

@@ -26,6 +26,7 @@ import pytest
 import trickrules
 from strategies import GAMES, short_game
 from trickrules import Action, EventLog, Game, State, View
+from trickrules.engine import game as game_module
 from trickrules.engine.events import Event
 
 T = TypeVar("T")
@@ -119,6 +120,45 @@ def test_a_game_with_options_pickles_with_them() -> None:
     assert back == game
     assert back.options["forced_spadille"] == "off"
     assert back != round_trip(trickrules.load("quadrille", {"deals": "4"}))
+
+
+def test_unpickling_many_distinct_games_keeps_only_the_latest_compiled(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A long-lived worker may be sent games of ever new specs and options: each is compiled once while it
+    # is among the last _RESTORED_LIMIT used, and the process keeps no more than that many.
+    limit = 4
+    restored: dict[tuple[str, str], Game] = {}
+    monkeypatch.setattr(game_module, "_RESTORED", restored)
+    monkeypatch.setattr(game_module, "_RESTORED_LIMIT", limit)
+    choices = [
+        {"target": target, "over_100_bonus": bonus, "must_underruff": underruff}
+        for target in ("21", "16", "11")
+        for bonus in ("off", "on")
+        for underruff in ("off", "on")
+    ]
+    games = [trickrules.load("cuatrola", chosen) for chosen in choices]
+    games += [trickrules.load(name) for name in ("euchre", "hearts", "manille", "whist")]
+    assert len({g.fingerprint for g in games}) == len(games) > 3 * limit
+    pickled = [pickle.dumps(g) for g in games]
+    backs = []
+    for data, game in zip(pickled, games, strict=True):
+        backs.append(pickle.loads(data))
+        assert backs[-1] == game
+        assert len(restored) <= limit
+    assert [g.fingerprint for g in restored.values()] == [g.fingerprint for g in games[-limit:]]
+    # A game still kept is not compiled again, and using it keeps it: the least recently used goes first.
+    assert pickle.loads(pickled[-limit]) is backs[-limit]
+    again = pickle.loads(pickled[0])  # dropped long ago: compiled again, equal
+    assert again == games[0]
+    assert again is not backs[0]
+    assert len(restored) == limit
+    assert pickle.loads(pickled[-limit]) is backs[-limit]
+    assert [g.fingerprint for g in restored.values()][-2:] == [games[0].fingerprint, games[-limit].fingerprint]
+
+
+def test_the_unpickled_games_kept_are_bounded() -> None:
+    assert type(game_module._RESTORED_LIMIT) is int
+    assert 1 <= game_module._RESTORED_LIMIT <= 256
+    assert len(game_module._RESTORED) <= game_module._RESTORED_LIMIT
 
 
 # -- states ---------------------------------------------------------------------------------

@@ -82,7 +82,7 @@ def test_a_process_pool_gives_the_same_result_as_this_process() -> None:
 
 def _replayed_outcomes(game: trickrules.Game, kinds: tuple[str, ...], seed: int, index: int) -> list[Any]:
     """Match ``index`` of a simulation played through the public API step by step, its events read afterwards."""
-    last, _ = sim.play_match(game, kinds, seed, index, lambda before, after: None, bulk=False)
+    last, _ = sim.play_simulation_match(game, kinds, seed, index, lambda before, after: None, bulk=False)
     deals: list[Any] = []
     contract, forced, tricks = sim.NO_CONTRACT, False, [0] * game.players
     for _, event in last.entries():

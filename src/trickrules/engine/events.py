@@ -297,6 +297,9 @@ class Paid(Sealed):
     reason: str
 
 
+#: The shared events, by class and fields (see :func:`shared`). Fields come from the rules and the play
+#: (seats, contract names, amounts), so a process that plays many games could meet ever new ones: once
+#: ``_SHARED_LIMIT`` are kept, further events are built anew and not kept (the ones kept stay shared).
 _SHARED: dict[tuple[Any, ...], Any] = {}
 _SHARED_LIMIT = 65536
 

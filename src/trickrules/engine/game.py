@@ -204,20 +204,29 @@ class Game:
         raise AttributeError(f"a Game is immutable: {name!r} cannot be deleted")
 
 
+#: Games unpickled in this process, by fingerprint and source, the most recently used last (see :func:`_restore_game`).
 _RESTORED: dict[tuple[str, str], Game] = {}
+#: How many unpickled games are kept (a bundled game compiled holds 30-200 KB): a process sent games of
+#: ever new specs or options, such as a long-lived pool worker, keeps only the latest ones used.
+_RESTORED_LIMIT = 64
 
 
 def _restore_game(spec: Spec, source: str) -> Game:
-    """Unpickle a game: compiled once per process and spec."""
+    """Unpickle a game: compiled once per process and spec while it is among the last :data:`_RESTORED_LIMIT` used."""
     key = (fingerprint(spec), source)
-    found = _RESTORED.get(key)
+    found = _RESTORED.pop(key, None)
     if found is None:
-        found = _RESTORED[key] = Game(spec, source)
+        found = Game(spec, source)
+        while len(_RESTORED) >= _RESTORED_LIMIT:
+            _RESTORED.pop(next(iter(_RESTORED)), None)  # the least recently used
+    _RESTORED[key] = found
     return found
 
 
 #: Bundled games already compiled in this process, by name and options (see :func:`load`).
 _LOADED: dict[tuple[str, tuple[tuple[str, str, object], ...]], Game] = {}
+#: Bounds ``_LOADED``: once it holds this many keys (two per game at most) no more games are added, so that
+#: every game it gives stays the one game of its rules; a file is never kept (it may change).
 _LOADED_LIMIT = 256
 
 

@@ -17,7 +17,10 @@ __all__ = ["Ledger", "others"]
 Env = dict[str, Number | bool]
 
 
+#: The seats not in a side, by table size and side (see :func:`others`). A table of many seats has many
+#: sides, so at most ``_OTHERS_LIMIT`` are kept; the rest are worked out every time.
 _OTHERS: dict[tuple[int, tuple[int, ...]], tuple[int, ...]] = {}
+_OTHERS_LIMIT = 4096
 
 
 def others(players: int, side: tuple[int, ...]) -> tuple[int, ...]:
@@ -26,7 +29,7 @@ def others(players: int, side: tuple[int, ...]) -> tuple[int, ...]:
     found = _OTHERS.get(key)
     if found is None:
         found = tuple(s for s in range(players) if s not in side)
-        if len(_OTHERS) < 4096:
+        if len(_OTHERS) < _OTHERS_LIMIT:
             _OTHERS[key] = found
     return found
 

@@ -144,6 +144,8 @@ class _Knowledge:
         self.tricks_matter = {name: bool(v & _TRICK_VARS) for name, v in used.items()}
         sign = (-1 if self.lowest_wins else 1) if self.point_total else 0
         self.points_sign = {name: sign if v & _POINT_VARS else 0 for name, v in used.items()}
+        # Answers remembered per game, bounded by its sizes: contracts x meld points x tricks of a hand,
+        # bids x tricks x hand sizes, and seats in play (and _knowledge keeps 32 games at most).
         self._needs: dict[tuple[str, int, int], int] = {}
         self._bids: dict[tuple[int, int, int], Number] = {}
         self._offsets: dict[int, float] = {}
@@ -278,7 +280,7 @@ class _Knowledge:
         return sum(d.points for d in allowed for s, held in ranks.items() if d.suit in kinds[s] and {*d.ranks} <= held)
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=32)  # bounded: the 32 games used last (each kept alive while it is here)
 def _knowledge(game: GameLike) -> _Knowledge:
     return _Knowledge(game)
 
@@ -451,8 +453,7 @@ class HeuristicBot:
     def _make(self, view: View) -> str:
         """Making trumps round the table: the best suit, if the side expects the tricks the scoring needs."""
         k = self._k
-        dealt = view.part(DealView)
-        turned = k.index.get(dealt.turned) if dealt is not None else None
+        turned = k.index.get(dealt.turned) if (dealt := view.part(DealView)) is not None else None
         hand, total = [k.index[c] for c in view.hand], k.rules.tricks_per_deal
         values = {}
         for action in (a for a in view.legal if a.startswith("trump ")):

@@ -45,7 +45,7 @@ from trickrules.engine.scoring import deal_facts
 from trickrules.engine.state import State
 from trickrules.errors import ArgumentError
 from trickrules.faces.bots import BOTS, Bot
-from trickrules.faces.stats import Estimate, Statistics, Tally, merge_all
+from trickrules.faces.stats import Estimate, Statistics, StatisticsCounter, merge_all
 from trickrules.records.view import View
 
 __all__ = [
@@ -57,7 +57,7 @@ __all__ = [
     "bot_kinds",
     "derive",
     "play_chunk",
-    "play_match",
+    "play_simulation_match",
     "simulate",
 ]
 
@@ -102,7 +102,9 @@ class ChunkResult:
     blocks: tuple[Statistics, ...] = ()
 
 
-def _deal_scored(game: Game, before: State, after: State, tally: Tally, board: tuple[int, ...]) -> tuple[int, ...]:
+def _deal_scored(
+    game: Game, before: State, after: State, counter: StatisticsCounter, board: tuple[int, ...]
+) -> tuple[int, ...]:
     """Count the deal that ``before``'s last action finished; the totals after it."""
     deal = before.deal
     players = game.players
@@ -132,11 +134,11 @@ def _deal_scored(game: Game, before: State, after: State, tally: Tally, board: t
     outcomes = tuple(dict.fromkeys(name for name in scored.outcome.split(", ") if name and name != "none"))
     success = declarer is not None and deltas[declarer] > 0
     forced = bool(deal_facts(game, deal).get("forced", False))
-    tally.add_deal(contract, declarer, forced, success, side_tricks, tuple(tricks), outcomes, deltas)
+    counter.add_deal(contract, declarer, forced, success, side_tricks, tuple(tricks), outcomes, deltas)
     return scored.scoreboard
 
 
-def play_match(
+def play_simulation_match(
     game: Game,
     kinds: tuple[str, ...],
     seed: int,
@@ -145,6 +147,12 @@ def play_match(
     bulk: bool = True,
 ) -> tuple[State, int]:
     """Play match ``index`` of a simulation; its last state and how many player actions it took.
+
+    Unlike :func:`trickrules.faces.match.play_match`, which plays one match
+    with the bots it is given, this one is the simulation's: it seeds the
+    match and the bots named by ``kinds`` from the simulation's ``seed`` and
+    ``index`` (see :func:`derive`), stops at :data:`MAX_DEALS_PER_MATCH`, and
+    reports each deal to ``on_deal`` instead of each step.
 
     ``on_deal(before, after)`` is called at the end of every deal, with the
     states before and after the step that ended it. With ``bulk`` (the
@@ -188,23 +196,23 @@ def play_match(
 def play_chunk(chunk: Chunk) -> ChunkResult:
     """Play a chunk's matches and count them (a module-level function, so that any executor can run it)."""
     game = chunk.game
-    tally = [Tally(game.players)]
+    counter = [StatisticsCounter(game.players)]
     blocks: list[Statistics] = []
     per_match = []
     board = [(0,) * game.players]  # the totals after the last deal counted
 
     def count(before: State, after: State) -> None:
-        board[0] = _deal_scored(game, before, after, tally[0], board[0])
+        board[0] = _deal_scored(game, before, after, counter[0], board[0])
 
     for index in range(chunk.first, chunk.first + chunk.count):
         board[0] = (0,) * game.players  # a simulated match starts from no scores
-        state, actions = play_match(game, chunk.bots, chunk.seed, index, count)
+        state, actions = play_simulation_match(game, chunk.bots, chunk.seed, index, count)
         ended = next((e for e in state.last_events if isinstance(e, MatchEnded)), None)
-        tally[0].add_match(state.match.scores, ended.winners if ended else (), actions, finished=ended is not None)
+        counter[0].add_match(state.match.scores, ended.winners if ended else (), actions, finished=ended is not None)
         per_match.append(state.match.deals_done)
         if len(per_match) % BLOCK == 0 or len(per_match) == chunk.count:
-            blocks.append(tally[0].freeze())
-            tally[0] = Tally(game.players)
+            blocks.append(counter[0].freeze())
+            counter[0] = StatisticsCounter(game.players)
     return ChunkResult(merge_all(blocks, game.players), tuple(per_match), tuple(blocks))
 
 

@@ -3,10 +3,11 @@
 Everything here is a whole number (counts, sums, sums of squares), so the
 statistics of two chunks of a simulation add up to those of the whole, in any
 order, bit for bit; means and confidence intervals are worked out only when
-they are read. :class:`Tally` is the mutable accumulator a simulation loop
-fills; :meth:`Tally.freeze` gives the immutable :class:`Statistics` value.
+they are read. :class:`StatisticsCounter` is the mutable counter a simulation
+loop fills; :meth:`StatisticsCounter.freeze` gives the immutable
+:class:`Statistics` value.
 
->>> a, b = Tally(2), Tally(2)
+>>> a, b = StatisticsCounter(2), StatisticsCounter(2)
 >>> a.add_deal("solo", 0, False, True, 6, (2, 8), ("won",), (5, -5))
 >>> b.add_deal("solo", 1, False, False, 4, (6, 4), ("remise",), (-3, 3))
 >>> both = a.freeze().merged(b.freeze())
@@ -23,7 +24,7 @@ from collections.abc import Iterable
 
 from attrs import frozen
 
-__all__ = ["Z95", "ContractStats", "Estimate", "SeatStats", "Statistics", "Sum", "Tally", "merge_all"]
+__all__ = ["Z95", "ContractStats", "Estimate", "SeatStats", "Statistics", "StatisticsCounter", "Sum", "merge_all"]
 
 #: The normal quantile of a two-sided 95% confidence interval.
 Z95 = 1.959963984540054
@@ -195,7 +196,7 @@ def merge_all(parts: Iterable[Statistics], players: int) -> Statistics:
     return out
 
 
-class _ContractTally:
+class _ContractCounter:
     """One contract's counts, mutable while a chunk is played."""
 
     __slots__ = ("count", "forced", "hist", "n", "squares", "successes", "total")
@@ -205,8 +206,12 @@ class _ContractTally:
         self.hist: list[int] = []
 
 
-class Tally:
-    """The mutable accumulator a simulation loop fills, deal by deal and match by match."""
+class StatisticsCounter:
+    """The mutable counter of a simulation's statistics, filled deal by deal and match by match.
+
+    (Not the engine's :class:`trickrules.engine.records.Tally`, which records
+    what the tricks of one deal decided.)
+    """
 
     def __init__(self, players: int) -> None:
         self.players = players
@@ -214,7 +219,7 @@ class Tally:
         self.unfinished = 0
         self.deals = 0
         self.actions = 0
-        self._contracts: dict[str, _ContractTally] = {}
+        self._contracts: dict[str, _ContractCounter] = {}
         self._outcomes: dict[str, int] = {}
         self._deal_sums = [[0, 0] for _ in range(players)]
         self._final_sums = [[0, 0] for _ in range(players)]
@@ -237,7 +242,7 @@ class Tally:
         self.deals += 1
         entry = self._contracts.get(contract)
         if entry is None:
-            entry = self._contracts[contract] = _ContractTally()
+            entry = self._contracts[contract] = _ContractCounter()
         entry.count += 1
         if declarer is not None:
             gain = deltas[declarer]

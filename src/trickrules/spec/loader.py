@@ -76,7 +76,7 @@ def _specs_dir() -> Path:
     return package.parent.parent / "specs"
 
 
-@functools.cache
+@functools.cache  # no arguments: one entry, ever
 def bundled_names() -> tuple[str, ...]:
     """The names of the bundled specs and overlays (``quadrille``, ``manille``, ...).
 
