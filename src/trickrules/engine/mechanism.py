@@ -64,6 +64,7 @@ __all__ = [
     "registered",
     "replayer",
     "revealer",
+    "seat_views",
     "unregister",
 ]
 
@@ -170,6 +171,11 @@ def refusal(state: State, action: Action, actions: tuple[Action, ...]) -> str:
 def not_legal(state: State, action: Action) -> str:
     """The start of every refusal: the action, the seat and the phase."""
     return f"{action}: not legal for seat {state.to_move} in the {state.phase} phase"
+
+
+def seat_views(state: State, seat: int) -> tuple[tuple[str, Any], ...]:
+    """What ``seat`` sees of each mechanism of the state's game, as (phase, view value) in the order of their records."""
+    return tuple((m.phase, m.view(state, seat)) for m in state.game._parts if m.view is not None)
 
 
 def _passed(event: Passed, game: Any) -> Action:

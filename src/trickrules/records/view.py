@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from attrs import evolve, frozen
 from attrs import fields as attr_fields
 
-from trickrules.engine.mechanism import mechanism_named
+from trickrules.engine.mechanism import mechanism_named, seat_views
 from trickrules.engine.phases import BUILT_IN
 from trickrules.engine.records import Phase
 from trickrules.engine.state import State
@@ -244,10 +244,9 @@ def make_view(state: State, seat: int) -> View:
     played = 0
     for mask in tally.won:
         played |= mask
-    team_of = game._tables.team_of
     out = tuple(s for s in range(rules.players) if (d.seats_out >> s) & 1)
+    team = next((t for t in rules.teams if d.declarer in t), ())
     chooser = state.chooser
-    parts = tuple((m.phase, m.view(state, seat)) for m in game._parts if m.view is not None)
     return View(
         game=game.name,
         seat=seat,
@@ -264,13 +263,11 @@ def make_view(state: State, seat: int) -> View:
         contract=state.contract,
         declarer=state.declarer,
         trump=state.trump,
-        sitting_out=next(
-            (s for s in out if d.declarer is not None and s != d.declarer and team_of[s] == team_of[d.declarer]), None
-        ),
+        sitting_out=next((s for s in out if s != d.declarer and s in team), None),
         seats_out=out,
         scoreboard=state.match.scores,
         pot=state.match.pot,
         legal=tuple(str(a) for a in state.legal_actions()) if chooser == seat else (),
         counters=tuple((c.name, values) for c, values in zip(rules.bids.counters, state.match.counters, strict=True)),
-        parts=parts,
+        parts=seat_views(state, seat),
     )
