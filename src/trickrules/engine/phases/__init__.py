@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
+from trickrules.compile.modes import TrumpChooser
 from trickrules.compile.tables import Tables
 from trickrules.engine.actions import Action
 from trickrules.engine.events import Event
@@ -42,7 +43,7 @@ def mechanisms(t: Tables) -> Mapping[Phase, Mechanism]:
     """The mechanisms a game's rules use, by phase."""
     rules = t.rules
     chosen = [play.MECHANISM, OVER]
-    named = ("dealer", "declarer", "called_holder")
+    named = (TrumpChooser.DEALER, TrumpChooser.DECLARER, TrumpChooser.CALLED_HOLDER)
     if rules.trump_chosen_by in named or any(c.trump_by in named for c in rules.contracts):
         chosen.append(trump.MECHANISM)
     if rules.contracts:

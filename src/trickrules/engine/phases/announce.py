@@ -12,6 +12,7 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
+from trickrules.compile.modes import AnnouncedBy, ContractSide, LateAnswer, LateRefusal
 from trickrules.compile.rules import LateAnnouncement
 from trickrules.engine.actions import Action
 from trickrules.engine.events import Announced, Event, PartnerRevealed, Passed, shared
@@ -40,17 +41,17 @@ def _late_entry(state: State, d: DealInfo) -> LateAnnouncement:
     return next(e for e in state.game.rules.late_announcements if e.name == d.late and name in e.contracts)
 
 
-def _late_answer(state: State, d: DealInfo) -> str:
+def _late_answer(state: State, d: DealInfo) -> LateAnswer:
     """How the declarer answers the late announcement: announce, lead or automatic."""
     alone = d.partner is None or d.partner == d.declarer
-    return _late_entry(state, d).alone if alone else "announce"
+    return _late_entry(state, d).alone if alone else LateAnswer.ANNOUNCE
 
 
 def _offered(state: State) -> list[Action]:
     d = state.deal
     action = state.game.action
     if d.late is not None:
-        if _late_answer(state, d) == "lead":
+        if _late_answer(state, d) is LateAnswer.LEAD:
             # Leading is the answer: pass, or lead any card the lead rules allow.
             return [action("pass"), *(action(f"play {c}") for c in state.game.codes_of(play_mask(state)[0]))]
         return [action("pass"), action(f"announce {d.late}")]
@@ -63,7 +64,7 @@ def late_window(state: State, d: DealInfo, tally: Tally) -> str | None:
         return None
     c = state.game.rules.contracts[d.contract]
     won = len(tally.winners)
-    side = {d.declarer, d.partner} if c.side == "with_called" else {d.declarer}
+    side = {d.declarer, d.partner} if c.side is ContractSide.WITH_CALLED else {d.declarer}
     for late in state.game.rules.late_announcements:
         offered = (
             late.after_run == won
@@ -82,11 +83,11 @@ def open_late_window(state: State, late: str, events: tuple[tuple[Actor, Event],
     answer = _late_answer(state, d)
     declarer = d.declarer
     assert declarer is not None
-    if answer == "automatic":
+    if answer is LateAnswer.AUTOMATIC:
         d = evolve(d, late=None, announced=(*d.announced, late))
         events = (*events, (declarer, shared(Announced, declarer, late)))
         return setup.moved(state, Phase.PLAY, state.leader, d, events)
-    asked = state.leader if answer == "lead" else declarer
+    asked = state.leader if answer is LateAnswer.LEAD else declarer
     return setup.moved(state, Phase.ANNOUNCE, asked, d, events)
 
 
@@ -103,10 +104,10 @@ def _step_late(state: State, action: Action) -> State:
     if action.verb == "pass":
         events = [(seat, shared(Passed, seat, Phase.ANNOUNCE.value))]
         d = evolve(d, late=None, consent=False, declined=(*d.declined, late))
-        if entry.refused == "ends_deal":
+        if entry.refused is LateRefusal.ENDS_DEAL:
             # The deal ends here and is scored on the tricks taken so far.
             return deal_end.finish_deal(state, state.hands, d, state.tally, events)
-    elif answer == "lead":
+    elif answer is LateAnswer.LEAD:
         # Leading commits: the card played is the seat's action, and the announcement it makes
         # follows from it, so the log records it as derived (replay plays the card and finds it).
         announced: tuple[Actor, Event] = (DEALER, shared(Announced, seat, late))
@@ -119,7 +120,7 @@ def _step_late(state: State, action: Action) -> State:
             history = Step(state.history, (*step.events, announced))
             after = State(a.game, a.phase, a.to_move, a.hands, a.trick, a.leader, a.deal, a.tally, a.match, history)
         return after
-    elif entry.by == "declarer_side" and real_partner and seat == d.declarer:
+    elif entry.by is AnnouncedBy.DECLARER_SIDE and real_partner and seat == d.declarer:
         # The declarer says yes; the partner is asked next (which makes the partnership known).
         partner, called = d.partner, d.called
         assert partner is not None

@@ -13,6 +13,7 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
+from trickrules.compile.modes import AllPass, AuctionForm, ContractSide
 from trickrules.engine.actions import Action
 from trickrules.engine.events import AuctionWon, BidMade, Event, Redeal, shared
 from trickrules.engine.mechanism import PASS, Mechanism, listed, not_legal
@@ -93,19 +94,19 @@ def _step(state: State, action: Action) -> State:
     else:
         high, bidder = game._tables.contract_index[action.arg], seat
         said = game._shared.bid_events[seat][high]
-        if form == "until_consecutive_passes":
+        if form is AuctionForm.UNTIL_CONSECUTIVE_PASSES:
             passed = 0  # the passes that end the auction are those after the last bid
     tally = Tally(state.tally.won, auction=Auction(high, bidder, passed, old.spoken + 1))
-    if form == "once_around":
+    if form is AuctionForm.ONCE_AROUND:
         over = tally.auction.spoken >= n
-    elif form == "until_consecutive_passes":
+    elif form is AuctionForm.UNTIL_CONSECUTIVE_PASSES:
         over = passed.bit_count() >= (n - 1 if high is not None else n)
     else:
         active = ((1 << n) - 1) & ~passed  # the seats still in, as a mask
         over = not active or (bidder is not None and active == 1 << bidder)
     if not over:
         nxt = game._tables.next_seat[None][seat]
-        if form == "until_passes":
+        if form is AuctionForm.UNTIL_PASSES:
             while (passed >> nxt) & 1:
                 nxt = game._tables.next_seat[None][nxt]
         history = Step(state.history, said)
@@ -114,10 +115,10 @@ def _step(state: State, action: Action) -> State:
     if high is not None and bidder is not None:
         return _contract_won(state, d, bidder, high, False, events)
     # Everyone passed.
-    if rules.all_pass == "forced":
+    if rules.all_pass is AllPass.FORCED:
         holder = next(s for s in range(n) if (d.dealt[s] >> rules.all_pass_holder) & 1)
         return _contract_won(state, d, holder, rules.all_pass_contract, True, events)
-    if rules.all_pass == "play":
+    if rules.all_pass is AllPass.PLAY:
         return setup.start_play(state, d, events)
     events.append((DEALER, Redeal(d.number, d.dealer)))
     if rules.all_pass_redeal_next:
@@ -132,7 +133,7 @@ def _contract_won(
     c = game.rules.contracts[contract]
     events.append((DEALER, shared(AuctionWon, declarer, c.name, forced)))
     sitting_out = None
-    if c.side == "partner_sits_out":
+    if c.side is ContractSide.PARTNER_SITS_OUT:
         team = game.rules.teams[game._tables.team_of[declarer]]
         sitting_out = next(s for s in team if s != declarer)
     out = 0 if sitting_out is None else 1 << sitting_out

@@ -20,6 +20,7 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
+from trickrules.compile.modes import MakingRound
 from trickrules.engine.actions import Action
 from trickrules.engine.events import Event, Passed, Redeal, TrumpNamed, shared
 from trickrules.engine.mechanism import PASS, Mechanism, listed, not_legal
@@ -41,15 +42,15 @@ def _making(state: State) -> Making:
     return making
 
 
-def _suits(state: State, kind: str) -> list[int]:
+def _suits(state: State, kind: MakingRound) -> list[int]:
     """The suits a seat may make trumps in a round of ``kind``: the turned card's, the others, or any."""
     game = state.game
     count = len(game.cards.suit_codes)
     turned = state.deal.turned
-    if kind == "any" or turned is None:
+    if kind is MakingRound.ANY or turned is None:
         return list(range(count))
     suit = game.cards.suit_of[turned]
-    return [suit] if kind == "turned" else [s for s in range(count) if s != suit]
+    return [suit] if kind is MakingRound.TURNED else [s for s in range(count) if s != suit]
 
 
 def _offered(state: State) -> list[Action]:
@@ -94,7 +95,7 @@ def _step(state: State, action: Action) -> State:
         return start_deal(state, d.number, d.shuffle + 1, d.dealer, state.match, events)
     d = evolve(d, trump=game.cards.suit_codes.index(action.arg), declarer=seat)
     events = [(seat, shared(TrumpNamed, seat, action.arg))]
-    if making.rounds[spoken // n] == "turned" and making.taken_by_dealer:
+    if making.rounds[spoken // n] is MakingRound.TURNED and making.taken_by_dealer:
         return discard.take_up(state, d, events)
     return alone.begin(state, d, events)
 

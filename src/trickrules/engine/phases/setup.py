@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from trickrules.compile.cards import NO_TRUMP
+from trickrules.compile.modes import FirstLead, TrumpChooser
 from trickrules.engine.events import Event
 from trickrules.engine.records import Actor, DealInfo, Phase, Step, Tally, evolve
 from trickrules.engine.state import State
@@ -49,9 +50,9 @@ def trump_chooser(state: State, d: DealInfo) -> int:
     """The seat that names trumps: the dealer, the called card's holder, or the declarer."""
     rules = state.game.rules
     by = rules.contracts[d.contract].trump_by if d.contract is not None else rules.trump_chosen_by
-    if by == "dealer":
+    if by is TrumpChooser.DEALER:
         return d.dealer
-    if by == "called_holder" and d.partner is not None:
+    if by is TrumpChooser.CALLED_HOLDER and d.partner is not None:
         return d.partner
     assert d.declarer is not None
     return d.declarer
@@ -63,8 +64,8 @@ def next_setup(state: State, d: DealInfo, events: list[tuple[Actor, Event]]) -> 
     assert d.contract is not None
     assert d.declarer is not None
     c = game.rules.contracts[d.contract]
-    trump_first = c.trump_by != "called_holder"
-    if d.trump is None and c.trump_by == "none":
+    trump_first = c.trump_by is not TrumpChooser.CALLED_HOLDER
+    if d.trump is None and c.trump_by is TrumpChooser.NONE:
         d = evolve(d, trump=NO_TRUMP)
     done = tuple(events)
     declarer, contract = d.declarer, d.contract
@@ -101,7 +102,7 @@ def open_deal(state: State, d: DealInfo, events: list[tuple[Actor, Event]]) -> S
         return moved(state, Phase.TRICKS_BID, eldest, d, done)
     if rules.making is not None:
         return moved(state, Phase.MAKING, eldest, d, done)
-    if rules.trump_chosen_by == "dealer":
+    if rules.trump_chosen_by is TrumpChooser.DEALER:
         return moved(state, Phase.TRUMP, d.dealer, d, done)
     return start_play(state, d, events)
 
@@ -114,7 +115,7 @@ def start_play(state: State, d: DealInfo, events: list[tuple[Actor, Event]]) -> 
     n = game.players
     eldest = (d.dealer + 1) % n
     if (d.seats_out >> eldest) & 1:
-        by_declarer = d.contract is not None and game.rules.contracts[d.contract].first_lead == "declarer"
+        by_declarer = d.contract is not None and game.rules.contracts[d.contract].first_lead is FirstLead.DECLARER
         eldest = d.declarer if by_declarer and d.declarer is not None else game._tables.next_seat[d.seats_out][eldest]
     eldest = first_leader(game, state.hands, eldest)
     history = Step(state.history, tuple(events)) if events else state.history
