@@ -15,6 +15,7 @@ from functools import lru_cache
 from typing import Protocol
 
 from trickrules.compile.cards import NO_TRUMP, TRUMP_BASE
+from trickrules.compile.modes import PrivilegedForcedBy
 from trickrules.compile.rules import CompiledContract, CompiledOutcome
 from trickrules.compile.variables import DEAL_VARS, PLAYER_VARS, SIDE_VARS
 from trickrules.engine.state import GameLike
@@ -128,7 +129,7 @@ class _Knowledge:
         self.kept = {
             key: frozenset(self.place[key][c] for c in range(cards.size) if mask >> c & 1)
             for key, mask in rules.privileged_mask_by_trump
-            if key in self.place and rules.play.privileged_forced_by == "higher_lead"
+            if key in self.place and rules.play.privileged_forced_by is PrivilegedForcedBy.HIGHER_LEAD
         }
         self.contracts = {c.name: c for c in rules.contracts}
         self.lowest_wins = game.spec.match.winner == "lowest"
