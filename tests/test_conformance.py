@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from trickrules import load
-from trickrules.engine.obligations import _without_undertrumps
+from trickrules.compile.duties import NoUndertrump
+from trickrules.engine.obligations import _no_undertrump
 from trickrules.engine.state import State
 from trickrules.errors import IllegalActionError
 from trickrules.faces.cli import main
@@ -288,9 +289,15 @@ def test_no_undertrump_leaves_the_low_trumps_when_nothing_else_is_allowed() -> N
     low = 1 << tables.card_of["3D"]
     trick = state.trick
     # Only a low trump allowed: it stays. A low trump and a plain card: the low trump goes.
-    assert _without_undertrumps(tables, low, "", trick, trump, data) == (low, "")
+    seat = state.to_move
+    assert seat is not None
+
+    def without_undertrumps(allowed: int) -> tuple[int, str]:
+        return _no_undertrump(NoUndertrump(), tables, data, allowed, "", trick, state.leader, seat, state.deal)
+
+    assert without_undertrumps(low) == (low, "")
     plain = 1 << tables.card_of["3C"]
-    assert _without_undertrumps(tables, low | plain, "", trick, trump, data) == (
+    assert without_undertrumps(low | plain) == (
         plain,
         "no_undertrump",
     )

@@ -26,6 +26,7 @@ from attrs import frozen
 
 from trickrules.compile.cards import CardTable
 from trickrules.compile.formulas import Formulas
+from trickrules.compile.modes import HandSizeOrder
 from trickrules.compile.ranges import Range
 from trickrules.compile.variables import BID_PLAYER_VARS, BID_SIDE_VARS, DEAL_VARS, SIDE_VARS, name_problem
 from trickrules.errors import SpecError
@@ -48,7 +49,7 @@ __all__ = [
 ]
 
 #: How the hand size of each deal is fixed (``deal.hand_size``).
-HAND_SIZE_ORDERS = ("packets", "schedule", "random")
+HAND_SIZE_ORDERS = tuple(order.value for order in HandSizeOrder)
 
 
 @frozen
@@ -57,7 +58,7 @@ class DealSizes(Sealed):
 
     #: ``"packets"`` (the sum of the packets, every deal), ``"schedule"`` (deal ``k`` is dealt
     #: ``sizes[k % len(sizes)]``) or ``"random"`` (each deal draws one of ``sizes`` from the seed).
-    order: str
+    order: HandSizeOrder
     #: The hand sizes the deals go through (or are drawn from).
     sizes: tuple[int, ...]
     #: The largest of them.
@@ -67,7 +68,7 @@ class DealSizes(Sealed):
 
     def of_deal(self, number: int) -> tuple[int, ...]:
         """The hand sizes deal ``number`` may have: its size by the schedule, or any that may be drawn."""
-        if self.order == "random":
+        if self.order is HandSizeOrder.RANDOM:
             return self.sizes
         return (self.sizes[number % len(self.sizes)],)
 
@@ -111,7 +112,7 @@ class BidRules(Sealed):
 
 
 #: What a spec that uses none of these mechanisms compiles to (``Rules.bids`` of a hand-built ``Rules``).
-NO_BIDS = BidRules(DealSizes("packets", (0,), 0, ()))
+NO_BIDS = BidRules(DealSizes(HandSizeOrder.PACKETS, (0,), 0, ()))
 
 
 def _fail(where: str, path: str, message: str) -> SpecError:
@@ -126,7 +127,7 @@ def deal_sizes(spec: Spec, cards: CardTable, where: str) -> DealSizes:
         if deal.hand_sizes:
             raise _fail(where, "deal.hand_sizes", "hand sizes are used with hand_size = 'schedule' or 'random'.")
         hand = sum(deal.packets)
-        return DealSizes("packets", (hand,), hand, deal.packets)
+        return DealSizes(HandSizeOrder.PACKETS, (hand,), hand, deal.packets)
     if deal.packets != (1,):
         raise _fail(
             where,
@@ -150,7 +151,7 @@ def deal_sizes(spec: Spec, cards: CardTable, where: str) -> DealSizes:
                 f"{cards.size} cards deal {players} players 1 to {most} cards each{stock}, found {size}.",
             )
     largest = max(sizes)
-    return DealSizes(deal.hand_size, sizes, largest, (1,) * largest)
+    return DealSizes(HandSizeOrder(deal.hand_size), sizes, largest, (1,) * largest)
 
 
 def _tricks_bid(spec: Spec, sizes: DealSizes, where: str) -> TricksBid | None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from attrs import frozen
+from attrs import evolve, frozen
 
 from trickrules.compile.cards import CardTable
 from trickrules.errors import SpecError
@@ -77,7 +77,7 @@ def _suit_mask(cards: CardTable, suit: int) -> int:
     return sum(1 << c for c in range(cards.size) if cards.suit_of[c] == suit)
 
 
-def _first_lead(ob: ObligationSpec, cards: CardTable, where: str, path: str) -> dict[str, object]:
+def _first_lead(ob: ObligationSpec, cards: CardTable, where: str, path: str) -> dict[str, int]:
     if len(ob.cards) != 1:
         raise _fail(where, f"{path}.cards", f"name exactly one card, found {list(ob.cards)}.")
     card = cards.codes.index(ob.cards[0]) if ob.cards[0] in cards.codes else None
@@ -90,7 +90,7 @@ def _first_lead(ob: ObligationSpec, cards: CardTable, where: str, path: str) -> 
     return {"first_card": card, "first_allowed": allowed[mode]}
 
 
-def _when_broken(ob: ObligationSpec, cards: CardTable, where: str, path: str) -> dict[str, object]:
+def _when_broken(ob: ObligationSpec, cards: CardTable, where: str, path: str) -> dict[str, int]:
     if ob.suit not in cards.suit_codes:
         raise _fail(where, f"{path}.suit", f"expected a suit code of this deck, found {ob.suit!r}.")
     suit = _suit_mask(cards, cards.suit_codes.index(ob.suit))
@@ -105,7 +105,7 @@ def _when_broken(ob: ObligationSpec, cards: CardTable, where: str, path: str) ->
     }
 
 
-def _no_points(ob: ObligationSpec, cards: CardTable, where: str, path: str) -> dict[str, object]:
+def _no_points(ob: ObligationSpec, cards: CardTable, where: str, path: str) -> dict[str, int]:
     if ob.cards:
         return {"first_trick_barred": _mask(ob.cards, cards, where, f"{path}.cards")}
     return {"first_trick_barred": sum(1 << c for c in range(cards.size) if cards.points[c] > 0)}
@@ -120,10 +120,9 @@ def compile_leads(spec: Spec, cards: CardTable, where: str) -> LeadRules:
     Their parameters (which ones each rule takes, and that no rule is listed
     twice) are checked by :func:`trickrules.compile.play.compile_play`.
     """
-    found: dict[str, object] = {}
+    rules = LeadRules()
     for n, ob in enumerate(spec.play.obligations):
         compile_one = _COMPILERS.get(ob.rule)
         if compile_one is not None:
-            found.update(compile_one(ob, cards, where, f"play.obligations[{n}]"))
-            found["restricted"] = True
-    return LeadRules(**found)  # type: ignore[arg-type]
+            rules = evolve(rules, restricted=True, **compile_one(ob, cards, where, f"play.obligations[{n}]"))
+    return rules

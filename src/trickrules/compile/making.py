@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from attrs import frozen
 
+from trickrules.compile.modes import MakingRound
 from trickrules.errors import SpecError
 from trickrules.spec.model import MAKING_ROUNDS, MakingSpec, Spec
 from trickrules.spec.sealed import Sealed
@@ -22,7 +23,7 @@ class Making(Sealed):
     """The rounds of making trumps and what follows them, ready for the engine."""
 
     #: Each round's kind, in order: ``turned``, ``others`` or ``any``.
-    rounds: tuple[str, ...]
+    rounds: tuple[MakingRound, ...]
     #: Whether the dealer takes the turned card when its suit is accepted (and discards a card).
     taken_by_dealer: bool
     #: Whether that discard may be the turned card itself.
@@ -99,7 +100,7 @@ def compile_making(spec: Spec, where: str) -> Making | None:
         raise _fail(where, "making.discard_turned", "needs the dealer to take the turned card (taken_by = 'dealer').")
     _check_partners(spec, where)
     return Making(
-        rounds=m.rounds,
+        rounds=tuple(MakingRound(kind) for kind in m.rounds),
         taken_by_dealer=taken,
         discard_turned=m.discard_turned,
         dealer_must_name=m.dealer_must_name,

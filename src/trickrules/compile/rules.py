@@ -14,8 +14,29 @@ from attrs import frozen
 
 from trickrules.compile.bids import NO_BIDS, BidRules, DealSizes, check_counter_names, compile_bid_rules, deal_sizes
 from trickrules.compile.cards import CardTable
+from trickrules.compile.contracts import CompiledContract, CompiledDeclaration, LateAnnouncement
 from trickrules.compile.formulas import Formulas
 from trickrules.compile.making import Making, compile_making
+from trickrules.compile.modes import (
+    AllPass,
+    AnnouncedBy,
+    AnteWhen,
+    AuctionForm,
+    ContractSide,
+    DeclarationSuit,
+    ExchangeReturns,
+    FirstLead,
+    LateAnswer,
+    LateDeclaration,
+    LateRefusal,
+    MatchWinner,
+    PotAtEnd,
+    Rounding,
+    TieBreak,
+    TrumpChooser,
+    Unit,
+    WindowSeats,
+)
 from trickrules.compile.play import PlayRules, compile_play
 from trickrules.compile.ranges import Range, union
 from trickrules.compile.scoring import (
@@ -60,59 +81,6 @@ __all__ = [
 
 
 @frozen
-class CompiledContract(Sealed):
-    """A contract of the ladder, ready for the engine."""
-
-    index: int
-    name: str
-    label: str
-    side: str
-    trump_by: str
-    call: bool
-    exchange: int
-    requires_mask: int
-    eligible: Formula | None
-    vars: tuple[tuple[str, Formula], ...]
-    public_call: bool = False
-    exchange_returns: str = "any"
-    first_lead: str = "eldest"
-    end_when: Formula | None = None
-
-
-@frozen
-class CompiledDeclaration(Sealed):
-    """A meld: its name, the ranks that make it, which suits, its points."""
-
-    index: int
-    name: str
-    ranks: tuple[int, ...]
-    suit: str
-    points: int
-    max_per_window: int
-    contracts: frozenset[str]
-    window_seats: str = "side"
-    max_first_window: int = 0
-    late: str = "allowed"
-
-
-@frozen
-class LateAnnouncement(Sealed):
-    """An announcement offered during the play, after the declarer's side has won a run of tricks."""
-
-    name: str
-    #: The contracts it is offered in.
-    contracts: frozenset[str]
-    #: How many tricks in a row, from the first, the declarer's side must have won.
-    after_run: int
-    #: Who decides: the declarer alone, or the declarer's side (both partners).
-    by: str
-    #: How a declarer without a partner answers: announce, lead or automatic.
-    alone: str
-    #: What declining it does: nothing, or end the deal at once.
-    refused: str
-
-
-@frozen
 class Rules(Sealed):
     """Everything compiled from a spec beyond the card tables."""
 
@@ -126,13 +94,13 @@ class Rules(Sealed):
     turn_from_stock: bool
     #: The trump suit of every deal, where it is fixed.
     fixed_trump: int | None
-    trump_chosen_by: str
+    trump_chosen_by: TrumpChooser
     allow_no_trump: bool
     contracts: tuple[CompiledContract, ...]
-    auction: str
+    auction: AuctionForm
     #: A player before the high bidder (from the eldest) may bid the same contract.
     earlier_may_hold: bool
-    all_pass: str
+    all_pass: AllPass
     all_pass_redeal_next: bool
     all_pass_contract: int
     all_pass_holder: int
@@ -153,18 +121,22 @@ class Rules(Sealed):
     call_public: bool
     play: PlayRules
     declarations: tuple[CompiledDeclaration, ...]
-    unit: str
+    unit: Unit
     ante: Formula
-    ante_when: str
-    rounding: str
+    ante_when: AnteWhen
+    rounding: Rounding
     last_trick_bonus: int
     vars: tuple[tuple[str, Formula], ...]
     outcomes: tuple[CompiledOutcome, ...]
     bonuses: tuple[CompiledOutcome, ...]
     match_deals: int
     match_target: int
-    tie_break: str
-    pot_at_end: str
+    tie_break: TieBreak
+    pot_at_end: PotAtEnd
+    #: Whether the highest or the lowest score wins (penalty points: the lowest).
+    match_winner: MatchWinner
+    #: Whether play goes clockwise (``seating.direction``).
+    clockwise: bool
     privileged_mask_by_trump: tuple[tuple[int, int], ...]
     #: Trumps made round the table (``trump.chosen_by = "made"``), else ``None``.
     making: Making | None = None
@@ -221,8 +193,8 @@ def _compile_contract(
         if code not in cards.codes:
             raise _fail(where, f"{path}.requires_cards[{k}]", f"{code!r} is not a card of this deck.")
         mask |= 1 << cards.codes.index(code)
-    trump_by = c.trump_by or spec.trump.chosen_by
-    if trump_by == "called_holder" and not c.call:
+    trump_by = TrumpChooser(c.trump_by or spec.trump.chosen_by)
+    if trump_by is TrumpChooser.CALLED_HOLDER and not c.call:
         raise _fail(where, f"{path}.trump_by", "'called_holder' needs a contract that calls a card (call = true).")
     if c.side == "with_called" and not c.call:
         raise _fail(where, f"{path}.side", "'with_called' needs call = true.")
@@ -252,7 +224,7 @@ def _compile_contract(
         index=n,
         name=c.name,
         label=c.label or c.name.capitalize(),
-        side=c.side,
+        side=ContractSide(c.side),
         trump_by=trump_by,
         call=c.call,
         exchange=c.exchange,
@@ -260,8 +232,8 @@ def _compile_contract(
         eligible=eligible,
         vars=tuple(local),
         public_call=c.public_call,
-        exchange_returns=c.exchange_returns,
-        first_lead=c.first_lead,
+        exchange_returns=ExchangeReturns(c.exchange_returns),
+        first_lead=FirstLead(c.first_lead),
         end_when=end_when,
     )
     return compiled, {**sranges, **ranges}
@@ -396,7 +368,11 @@ def _compile_announcements(
                 raise _fail(where, f"{path}.contracts[{k}]", f"{cname!r} is not a contract.")
         contracts = frozenset(a.contracts or names)
         if a.after_run:
-            late.append(LateAnnouncement(a.name, contracts, a.after_run, a.by, a.alone, a.refused))
+            late.append(
+                LateAnnouncement(
+                    a.name, contracts, a.after_run, AnnouncedBy(a.by), LateAnswer(a.alone), LateRefusal(a.refused)
+                )
+            )
         else:
             announcements.append((a.name, contracts))
     return tuple(announcements), tuple(late)
@@ -429,13 +405,13 @@ def _compile_declarations(
                 n,
                 d.name,
                 _ranks(d.ranks, cards, where, f"declarations[{n}].ranks"),
-                d.suit,
+                DeclarationSuit(d.suit),
                 d.points,
                 d.max_per_window,
                 frozenset(d.contracts or ("", *names)),
-                d.window_seats,
+                WindowSeats(d.window_seats),
                 d.max_first_window,
-                d.late,
+                LateDeclaration(d.late),
             )
         )
     return tuple(decls)
@@ -539,12 +515,12 @@ def compile_rules(spec: Spec, cards: CardTable, where: str) -> Rules:
         turn_last_card=spec.deal.turn_last_card,
         turn_from_stock=spec.deal.turn_from_stock,
         fixed_trump=cards.suit_codes.index(spec.trump.suit) if spec.trump.chosen_by == "fixed" else None,
-        trump_chosen_by=spec.trump.chosen_by,
+        trump_chosen_by=TrumpChooser(spec.trump.chosen_by),
         allow_no_trump=spec.trump.allow_none or spec.trump.chosen_by == "none",
         contracts=contracts,
-        auction=spec.bidding.auction,
+        auction=AuctionForm(spec.bidding.auction),
         earlier_may_hold=spec.bidding.earlier_may_hold,
-        all_pass=spec.bidding.all_pass.action,
+        all_pass=AllPass(spec.bidding.all_pass.action),
         all_pass_redeal_next=spec.bidding.all_pass.redeal_by == "next_dealer",
         all_pass_contract=ap_contract,
         all_pass_holder=ap_holder,
@@ -562,18 +538,20 @@ def compile_rules(spec: Spec, cards: CardTable, where: str) -> Rules:
         call_public=callspec.public,
         play=play,
         declarations=declarations,
-        unit=spec.scoring.unit,
+        unit=Unit(spec.scoring.unit),
         ante=ante,
-        ante_when=spec.scoring.ante_when,
-        rounding=spec.scoring.rounding,
+        ante_when=AnteWhen(spec.scoring.ante_when),
+        rounding=Rounding(spec.scoring.rounding),
         last_trick_bonus=spec.scoring.last_trick_bonus,
         vars=svars,
         outcomes=outcomes,
         bonuses=bonuses,
         match_deals=spec.match.deals,
         match_target=spec.match.target,
-        tie_break=spec.match.tie_break,
-        pot_at_end=spec.match.pot_at_end,
+        tie_break=TieBreak(spec.match.tie_break),
+        pot_at_end=PotAtEnd(spec.match.pot_at_end),
+        match_winner=MatchWinner(spec.match.winner),
+        clockwise=spec.seating.direction == "clockwise",
         privileged_mask_by_trump=_privileged_masks(cards, play),
         making=compile_making(spec, where),
         bids=bids,

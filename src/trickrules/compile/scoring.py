@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping
 from attrs import frozen
 
 from trickrules.compile.formulas import Formulas
+from trickrules.compile.modes import OutcomeScope, PaymentRole, Remainder
 from trickrules.compile.ranges import UNKNOWN, Range, union
 from trickrules.compile.variables import DEAL_VARS, PLAYER_VARS, SIDE_VARS, check_variable_name
 from trickrules.errors import SpecError
@@ -34,18 +35,7 @@ __all__ = [
 ]
 
 #: The roles a payment may name.
-PAYMENT_ROLES = (
-    "pot",
-    "declarer",
-    "partner",
-    "declarer_side",
-    "defenders",
-    "side",
-    "opponents",
-    "player",
-    "others",
-    "all",
-)
+PAYMENT_ROLES = tuple(role.value for role in PaymentRole)
 
 VarRanges = Mapping[str, Range]
 """The ranges of named variables (``scoring.vars``, a contract's ``vars``, counters), by name."""
@@ -55,11 +45,12 @@ VarRanges = Mapping[str, Range]
 class CompiledPayment(Sealed):
     """One payment line of an outcome."""
 
-    payer: str
-    to: str
+    #: Who pays (``None`` in a points game, where points are awarded, not moved).
+    payer: PaymentRole | None
+    to: PaymentRole
     amount: Formula
     split: bool
-    remainder: str = "stays"
+    remainder: Remainder = Remainder.STAYS
 
 
 @frozen
@@ -70,7 +61,7 @@ class CompiledOutcome(Sealed):
     when: Formula
     pay: tuple[CompiledPayment, ...]
     contracts: frozenset[str] | None
-    for_each: str
+    for_each: OutcomeScope
 
 
 def _fail(where: str, path: str, message: str) -> SpecError:
@@ -149,14 +140,16 @@ def _compile_outcome(
         if p.to == "pot" and spec.scoring.unit == "points":
             raise _fail(where, f"{ppath}.to", "a points game has no pot.")
         amount, _ = formulas.compile(p.amount, allowed, f"{ppath}.amount", ranges)
-        pays.append(CompiledPayment(p.from_, p.to, amount, p.split, p.remainder))
+        payer = PaymentRole(p.from_) if p.from_ else None
+        to = PaymentRole(p.to) if p.to else PaymentRole.ALL  # an empty role has always meant every seat
+        pays.append(CompiledPayment(payer, to, amount, p.split, Remainder(p.remainder)))
     when, _ = formulas.compile(o.when, allowed, f"{path}.when", ranges)
     return CompiledOutcome(
         name=o.name,
         when=when,
         pay=tuple(pays),
         contracts=frozenset(o.contracts) if o.contracts else None,
-        for_each=o.for_each,
+        for_each=OutcomeScope(o.for_each),
     )
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import enum
 
+from trickrules.compile.modes import TrumpChooser
 from trickrules.compile.passing import PassingRules
 from trickrules.compile.rules import Rules
 
@@ -47,7 +48,7 @@ class Phase(enum.StrEnum):
 
 
 #: Who names trumps in a phase of its own (else the trump is turned, fixed, made round the table or none).
-_NAMED = frozenset(("dealer", "declarer", "called_holder"))
+_NAMED = frozenset((TrumpChooser.DEALER, TrumpChooser.DECLARER, TrumpChooser.CALLED_HOLDER))
 
 
 def phases(rules: Rules, passing: PassingRules) -> tuple[Phase, ...]:

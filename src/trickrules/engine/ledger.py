@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
+from trickrules.compile.modes import PaymentRole, Remainder, Unit
 from trickrules.compile.rules import CompiledOutcome, CompiledPayment
 from trickrules.engine.evaluation import in_deal
 from trickrules.engine.events import POT, Awarded, Event, paid
@@ -57,28 +59,10 @@ class Ledger:
         #: The declarer's side and the defenders, when there is a contract.
         self.sides = sides
 
-    def roles(self, role: str, side: tuple[int, ...], player: int) -> tuple[int, ...]:
-        """The seats (or the pot) a payment role names, for this subject."""
-        d = self.d
-        if role == "pot":
-            return (POT,)
-        if role == "declarer":
-            return (d.declarer,) if d.declarer is not None else ()
-        if role == "partner":
-            return (d.partner,) if d.partner is not None and d.partner != d.declarer else ()
-        if role == "declarer_side":
-            return self.sides[0] if self.sides else ()
-        if role == "defenders":
-            return self.sides[1] if self.sides else ()
-        if role == "side":
-            return side
-        if role == "opponents":
-            return others(self.players, side)
-        if role == "player":
-            return (player,)
-        if role == "others":
-            return others(self.players, (player,))
-        return tuple(range(self.players))
+    def roles(self, role: PaymentRole | None, side: tuple[int, ...], player: int) -> tuple[int, ...]:
+        """The seats (or the pot) a payment role names, for this subject (no role: every seat)."""
+        seats = _ROLE_SEATS.get(role)
+        return seats(self, side, player) if seats is not None else tuple(range(self.players))
 
     def pay_out(self, outcome: CompiledOutcome, env: Env, side: tuple[int, ...], player: int) -> None:
         """Make the payments of one outcome or bonus that holds."""
@@ -98,7 +82,7 @@ class Ledger:
         if not receivers:
             return
         amount = pay.amount.evaluate(env)
-        if rules.unit == "points":
+        if rules.unit is Unit.POINTS:
             pts = to_int(amount, rules.rounding, where=where)
             if pay.split:
                 pts = to_int(Fraction(pts, len(receivers)), rules.rounding)
@@ -122,12 +106,12 @@ class Ledger:
             chips = to_int(each, rules.rounding, where=where)
         extra_to: int | None = None
         leftover = 0
-        if pay.split and pay.remainder != "stays" and type(amount) is int:
+        if pay.split and pay.remainder is not Remainder.STAYS and type(amount) is int:
             # The chips a split leaves over go to one receiver instead of staying put.
             leftover = amount - chips * len(targets)
-            if leftover and pay.remainder == "declarer" and d.declarer in targets:
+            if leftover and pay.remainder is Remainder.DECLARER and d.declarer in targets:
                 extra_to = d.declarer
-            elif leftover and pay.remainder == "first_after_dealer":
+            elif leftover and pay.remainder is Remainder.FIRST_AFTER_DEALER:
                 n = self.players
                 extra_to = min(targets, key=lambda s: (s - d.dealer - 1) % n if s >= 0 else n)
         for r in targets:
@@ -145,3 +129,28 @@ class Ledger:
             else:
                 self.scores[r] += moved
             self.events.append((DEALER, paid(payer, r, moved, reason)))
+
+
+def _declarer(ledger: Ledger, side: tuple[int, ...], player: int) -> tuple[int, ...]:
+    declarer = ledger.d.declarer
+    return (declarer,) if declarer is not None else ()
+
+
+def _partner(ledger: Ledger, side: tuple[int, ...], player: int) -> tuple[int, ...]:
+    d = ledger.d
+    return (d.partner,) if d.partner is not None and d.partner != d.declarer else ()
+
+
+#: The seats each payment role names, for a subject (its side, its player); a table rather than a
+#: ladder of comparisons, so that every role costs one lookup.
+_ROLE_SEATS: dict[PaymentRole | None, Callable[[Ledger, tuple[int, ...], int], tuple[int, ...]]] = {
+    PaymentRole.POT: lambda ledger, side, player: (POT,),
+    PaymentRole.DECLARER: _declarer,
+    PaymentRole.PARTNER: _partner,
+    PaymentRole.DECLARER_SIDE: lambda ledger, side, player: ledger.sides[0] if ledger.sides else (),
+    PaymentRole.DEFENDERS: lambda ledger, side, player: ledger.sides[1] if ledger.sides else (),
+    PaymentRole.SIDE: lambda ledger, side, player: side,
+    PaymentRole.OPPONENTS: lambda ledger, side, player: others(ledger.players, side),
+    PaymentRole.PLAYER: lambda ledger, side, player: (player,),
+    PaymentRole.OTHERS: lambda ledger, side, player: others(ledger.players, (player,)),
+}

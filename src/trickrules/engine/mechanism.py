@@ -174,7 +174,7 @@ def not_legal(state: State, action: Action) -> str:
 
 
 def seat_views(state: State, seat: int) -> tuple[tuple[str, Any], ...]:
-    """What ``seat`` sees of each mechanism of the state's game, as (phase, view value) in the order of their records."""
+    """What ``seat`` sees of each mechanism of the state's game: (phase, view value), in the order of the records."""
     return tuple((m.phase, m.view(state, seat)) for m in state.game._parts if m.view is not None)
 
 

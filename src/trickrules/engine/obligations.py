@@ -2,7 +2,9 @@
 
 The spec's ``play.obligations`` (follow suit, head the trick, trump when
 void, overtrump, privileged cards, the called card's duties) are compiled
-into :class:`~trickrules.compile.rules.PlayRules`; this module applies them.
+into rule records in the order they apply
+(:class:`~trickrules.compile.rules.PlayRules`, :mod:`trickrules.compile.duties`);
+this module applies them, one small function per kind of record.
 
 :func:`legal_play_mask` is on the hot path. It returns the mask of legal cards
 and the name of the obligation that last narrowed the choice, so an illegal
@@ -12,11 +14,24 @@ slower implementation of the same rules.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from trickrules.compile.cards import TRUMP_BASE
-from trickrules.compile.rules import PlayRules
+from trickrules.compile.duties import (
+    CalledCardFollow,
+    CalledCardLead,
+    FollowDuty,
+    HeadTrick,
+    LeadDuty,
+    NoUndertrump,
+    Overtrump,
+    PrivilegedExempt,
+    TrumpToBeat,
+    TrumpWhenVoid,
+    VoidDuty,
+)
+from trickrules.compile.modes import HeadTrickMode, OvertrumpIfUnable
 from trickrules.compile.sequence import Phase
 from trickrules.compile.tables import Tables, TrumpData
 from trickrules.engine.records import DealInfo
@@ -89,6 +104,12 @@ def winner_index(t: Tables, trick: tuple[int, ...], trump: int) -> int:
     return winner
 
 
+def _partner_wins(t: Tables, leader: int, seats_out: int, index: int, seat: int) -> bool:
+    """Whether the card at ``index`` of the trick was played by ``seat``'s partner."""
+    who = t.trick_seats[seats_out][leader][index]
+    return t.team_of[who] == t.team_of[seat] and who != seat
+
+
 def called_card(t: Tables, d: DealInfo) -> int | None:
     """The card called in deal ``d`` (read from the call's record), if any."""
     slot = t.slot.get(Phase.CALL)
@@ -98,132 +119,249 @@ def called_card(t: Tables, d: DealInfo) -> int | None:
     return called
 
 
-def _partner_wins(t: Tables, leader: int, seats_out: int, index: int, seat: int) -> bool:
-    """Whether the card at ``index`` of the trick was played by ``seat``'s partner."""
-    who = t.trick_seats[seats_out][leader][index]
-    return t.team_of[who] == t.team_of[seat] and who != seat
-
-
 def legal_play_mask(
     t: Tables, hand: int, trick: tuple[int, ...], leader: int, seat: int, d: DealInfo
 ) -> tuple[int, str]:
     """The cards ``seat`` may play from ``hand`` to ``trick``, and why it is narrowed.
 
+    It runs the compiled rule records of ``t.rules.play`` (:mod:`trickrules.compile.duties`)
+    for the player's situation: leading, holding the suit led, or void in it.
+    A rule the game does not use has no record, so nothing is tested for it.
     The deal's fields are read only where a rule needs them. Every "cards
     that beat X" set is one lookup in the precomputed ``beats`` masks.
     """
     pr = t.rules.play
     if not trick:
-        if pr.called_card_no_lead and seat == d.partner and seat != d.declarer:
-            called = called_card(t, d)
-            if called is not None and (hand >> called) & 1 and hand != 1 << called:
-                return hand & ~(1 << called), "called_card_lead"
+        for lead_duty in pr.leading:
+            settled = _LEADING[type(lead_duty)](lead_duty, t, hand, seat, d)
+            if settled is not None:
+                return settled
         return hand, ""
     if not pr.follow_suit:
         return hand, ""
     trump = d.trump
     assert trump is not None
     data = t.trumps[trump]
-    eff, power, suit_masks, _trump_mask, priv_mask, beats = (
-        data.eff_suit,
-        data.power,
-        data.suit_masks,
-        data.trump_mask,
-        data.privileged,
-        data.beats,
-    )
-    led_card = trick[0]
-    led = eff[led_card]
-    follow = hand & suit_masks[led]
+    follow = hand & data.suit_masks[data.eff_suit[trick[0]]]
     if follow:
-        if follow & priv_mask and led == trump and pr.privileged_forced_by == "higher_lead":
-            exempt = follow & priv_mask & beats[led_card]
-            if exempt and not follow & ~exempt and not (pr.privileged_sole and follow & (follow - 1)):
-                return hand, ""
-        if pr.called_card and seat == d.partner:
-            # A duty of the called card's holder.
-            called = called_card(t, d)
-            if called is not None and (follow >> called) & 1 and called != led_card:
-                return 1 << called, "called_card"
-        if not pr.head_trick:
-            return follow, "follow_suit"
-        best_i = winner_index(t, trick, trump)
-        best = trick[best_i]
-        if (pr.head_trick == "always" or led == trump) and not (
-            pr.head_partner_exempt and _partner_wins(t, leader, d.seats_out, best_i, seat)
-        ):
-            target = best
-            if power[best] >= TRUMP_BASE and led != trump:
-                if not pr.head_when_ruffed:
-                    return follow, "follow_suit"
-                target = max((c for c in trick if eff[c] == led), key=power.__getitem__)
-            higher = follow & beats[target]
-            if higher:
-                return higher, "head_trick"
+        for duty in pr.following:
+            settled = _FOLLOWING[type(duty)](duty, t, data, hand, follow, trick, leader, seat, d)
+            if settled is not None:
+                return settled
         return follow, "follow_suit"
-    if not pr.trump_when_void and not pr.no_undertrump:
-        return hand, ""
-    allowed, reason = _void_mask(t, pr, hand, trick, leader, seat, d, trump, data)
-    if pr.no_undertrump:
-        return _without_undertrumps(t, allowed, reason, trick, trump, data)
+    allowed, reason = hand, ""
+    for void_duty in pr.void:
+        allowed, reason = _VOID[type(void_duty)](void_duty, t, data, allowed, reason, trick, leader, seat, d)
     return allowed, reason
 
 
-def _void_mask(
+# Enum members bound once: looking a member up on its class costs some 60 ns in Python 3.11,
+# several times the comparison itself, and these run on every card played.
+_ALWAYS = HeadTrickMode.ALWAYS
+_TRUMP = OvertrumpIfUnable.TRUMP
+
+# Each kind of rule record, applied. A record on a lead or for a player holding the suit led
+# settles the choice (mask and reason) or gives None when it does not concern the player; a
+# record for a player unable to follow suit narrows the choice the records before it left.
+
+
+def _called_card_lead(duty: CalledCardLead, t: Tables, hand: int, seat: int, d: DealInfo) -> tuple[int, str] | None:
+    """The called card's holder (not the declarer) may not lead it while holding another card."""
+    if seat == d.partner and seat != d.declarer:
+        called = called_card(t, d)
+        if called is not None and (hand >> called) & 1 and hand != 1 << called:
+            return hand & ~(1 << called), duty.reason
+    return None
+
+
+def _privileged_exempt(
+    duty: PrivilegedExempt,
     t: Tables,
-    pr: PlayRules,
+    data: TrumpData,
     hand: int,
+    follow: int,
     trick: tuple[int, ...],
     leader: int,
     seat: int,
     d: DealInfo,
-    trump: int,
+) -> tuple[int, str] | None:
+    """A trump lead that the player's privileged trumps (all his trumps) beat leaves him free."""
+    held = follow & data.privileged
+    led_card = trick[0]
+    if held and data.eff_suit[led_card] == data.trump:
+        exempt = held & data.beats[led_card]
+        if exempt and not follow & ~exempt and not (duty.sole and follow & (follow - 1)):
+            return hand, duty.reason
+    return None
+
+
+def _called_card_follow(
+    duty: CalledCardFollow,
+    t: Tables,
     data: TrumpData,
+    hand: int,
+    follow: int,
+    trick: tuple[int, ...],
+    leader: int,
+    seat: int,
+    d: DealInfo,
+) -> tuple[int, str] | None:
+    """The called card's holder plays it when its suit is led."""
+    if seat == d.partner:
+        called = called_card(t, d)
+        if called is not None and (follow >> called) & 1 and called != trick[0]:
+            return 1 << called, duty.reason
+    return None
+
+
+def _head_trick(
+    duty: HeadTrick,
+    t: Tables,
+    data: TrumpData,
+    hand: int,
+    follow: int,
+    trick: tuple[int, ...],
+    leader: int,
+    seat: int,
+    d: DealInfo,
 ) -> tuple[int, str]:
-    """The cards a player who cannot follow suit may play under the duties to trump and overtrump."""
-    if not pr.trump_when_void:
-        return hand, ""
-    trumps = hand & data.trump_mask
-    if not trumps:
-        return hand, ""
-    beats = data.beats
+    """A card of the suit led that beats the trick (or, trumped, the suit led's best), if the player holds one."""
+    trump = data.trump
+    eff, power = data.eff_suit, data.power
+    led = eff[trick[0]]
     best_i = winner_index(t, trick, trump)
     best = trick[best_i]
-    partner_wins = (pr.trump_partner_exempt or pr.overtrump_partner_exempt) and _partner_wins(
+    if (duty.mode is _ALWAYS or led == trump) and not (
+        duty.partner_exempt and _partner_wins(t, leader, d.seats_out, best_i, seat)
+    ):
+        target = best
+        if power[best] >= TRUMP_BASE and led != trump:
+            if not duty.when_ruffed:
+                return follow, "follow_suit"
+            target = max((c for c in trick if eff[c] == led), key=power.__getitem__)
+        higher = follow & data.beats[target]
+        if higher:
+            return higher, duty.reason
+    return follow, "follow_suit"
+
+
+def _trump_when_void(
+    duty: TrumpWhenVoid,
+    t: Tables,
+    data: TrumpData,
+    hand: int,
+    reason: str,
+    trick: tuple[int, ...],
+    leader: int,
+    seat: int,
+    d: DealInfo,
+) -> tuple[int, str]:
+    """Any trump, if the player holds one (unless exempt while his partner wins the trick)."""
+    trumps = hand & data.trump_mask
+    if not trumps:
+        return hand, reason
+    if duty.partner_exempt:
+        best_i = winner_index(t, trick, data.trump)
+        if _partner_wins(t, leader, d.seats_out, best_i, seat):
+            return hand, reason
+    return trumps, duty.reason
+
+
+def _trump_to_beat(
+    duty: TrumpToBeat,
+    t: Tables,
+    data: TrumpData,
+    hand: int,
+    reason: str,
+    trick: tuple[int, ...],
+    leader: int,
+    seat: int,
+    d: DealInfo,
+) -> tuple[int, str]:
+    """A trump that beats the trick, if the player holds one (unless exempt while his partner wins it)."""
+    trumps = hand & data.trump_mask
+    if not trumps:
+        return hand, reason
+    best_i = winner_index(t, trick, data.trump)
+    if duty.partner_exempt and _partner_wins(t, leader, d.seats_out, best_i, seat):
+        return hand, reason
+    best = trick[best_i]
+    higher = trumps & data.beats[best] if data.power[best] >= TRUMP_BASE else trumps
+    return (higher, duty.reason) if higher else (hand, reason)
+
+
+def _overtrump(
+    duty: Overtrump,
+    t: Tables,
+    data: TrumpData,
+    hand: int,
+    reason: str,
+    trick: tuple[int, ...],
+    leader: int,
+    seat: int,
+    d: DealInfo,
+) -> tuple[int, str]:
+    """A trump; over a trump already played, a higher one if the player holds one, else as ``if_unable`` says."""
+    trumps = hand & data.trump_mask
+    if not trumps:
+        return hand, reason
+    best_i = winner_index(t, trick, data.trump)
+    best = trick[best_i]
+    partner_wins = (duty.trump_partner_exempt or duty.partner_exempt) and _partner_wins(
         t, leader, d.seats_out, best_i, seat
     )
-    ruffed = data.power[best] >= TRUMP_BASE
-    if pr.trump_when_void == "if_beats":
-        if pr.trump_partner_exempt and partner_wins:
-            return hand, ""
-        higher = trumps & beats[best] if ruffed else trumps
-        return (higher, "trump_to_beat") if higher else (hand, "")
-    if pr.trump_partner_exempt and partner_wins:
-        return hand, ""
-    if pr.overtrump and ruffed:
-        if pr.overtrump_partner_exempt and partner_wins:
-            # Exempt from overtrumping: the player is where one unable to overtrump is.
-            return (trumps, "undertrump") if pr.overtrump_if_unable == "trump" else (hand, "")
-        higher = trumps & beats[best]
-        if higher:
-            return higher, "overtrump"
-        if pr.overtrump_if_unable == "trump":
-            return trumps, "undertrump"
-        return hand, ""
-    return trumps, "trump_when_void"
+    if duty.trump_partner_exempt and partner_wins:
+        return hand, reason
+    if data.power[best] < TRUMP_BASE:
+        return trumps, "trump_when_void"
+    must_trump = duty.if_unable is _TRUMP
+    if duty.partner_exempt and partner_wins:
+        # Exempt from overtrumping: the player is where one unable to overtrump is.
+        return (trumps, "undertrump") if must_trump else (hand, reason)
+    higher = trumps & data.beats[best]
+    if higher:
+        return higher, duty.reason
+    return (trumps, "undertrump") if must_trump else (hand, reason)
 
 
-def _without_undertrumps(
-    t: Tables, allowed: int, reason: str, trick: tuple[int, ...], trump: int, data: TrumpData
+def _no_undertrump(
+    duty: NoUndertrump,
+    t: Tables,
+    data: TrumpData,
+    allowed: int,
+    reason: str,
+    trick: tuple[int, ...],
+    leader: int,
+    seat: int,
+    d: DealInfo,
 ) -> tuple[int, str]:
     """``allowed`` less the trumps below the trump winning the trick, unless nothing else is allowed."""
-    best = trick[winner_index(t, trick, trump)]
+    best = trick[winner_index(t, trick, data.trump)]
     if data.power[best] < TRUMP_BASE:
         return allowed, reason  # no trump in the trick: nothing to undertrump
     low = allowed & data.trump_mask & ~data.beats[best]
     if not low or not allowed & ~low:
         return allowed, reason
-    return allowed & ~low, "no_undertrump"
+    return allowed & ~low, duty.reason
+
+
+# Plain dicts, private to this module: they look up faster than read-only mapping proxies.
+_LEADING: dict[type[LeadDuty], Callable[[Any, Tables, int, int, DealInfo], tuple[int, str] | None]] = {
+    CalledCardLead: _called_card_lead
+}
+_FollowStep = Callable[[Any, Tables, TrumpData, int, int, tuple[int, ...], int, int, DealInfo], tuple[int, str] | None]
+_FOLLOWING: dict[type[FollowDuty], _FollowStep] = {
+    PrivilegedExempt: _privileged_exempt,
+    CalledCardFollow: _called_card_follow,
+    HeadTrick: _head_trick,
+}
+_VoidStep = Callable[[Any, Tables, TrumpData, int, str, tuple[int, ...], int, int, DealInfo], tuple[int, str]]
+_VOID: dict[type[VoidDuty], _VoidStep] = {
+    TrumpWhenVoid: _trump_when_void,
+    TrumpToBeat: _trump_to_beat,
+    Overtrump: _overtrump,
+    NoUndertrump: _no_undertrump,
+}
 
 
 def lead_rules_mask(state: State) -> tuple[int, str]:

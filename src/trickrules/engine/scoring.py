@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from attrs import frozen
 
+from trickrules.compile.modes import ContractSide, OutcomeScope
 from trickrules.compile.rules import CompiledContract
 from trickrules.compile.tables import Tables
 from trickrules.engine.evaluation import evaluate_in_deal, in_deal
@@ -49,6 +50,9 @@ __all__ = [
     "side_variables",
     "sides_of_deal",
 ]
+
+#: The sides of a contract in which the declarer plays with his team (fixed partnerships).
+_TEAM_SIDES = frozenset((ContractSide.WITH_PARTNER, ContractSide.PARTNER_SITS_OUT, ContractSide.TEAMS))
 
 Env = dict[str, Number | bool]
 
@@ -132,9 +136,9 @@ def sides_of_deal(t: Tables, d: DealInfo) -> tuple[tuple[int, ...], ...]:
         return rules.teams if rules.teams else tuple((s,) for s in range(n))
     c = rules.contracts[d.contract]
     side = {d.declarer}
-    if c.side == "with_called" and d.partner is not None:
+    if c.side is ContractSide.WITH_CALLED and d.partner is not None:
         side.add(d.partner)
-    elif c.side in ("with_partner", "partner_sits_out", "teams"):
+    elif c.side in _TEAM_SIDES:
         side.update(rules.teams[t.team_of[d.declarer]])
     ordered = tuple(sorted(side))
     return (ordered, others(n, ordered))
@@ -338,7 +342,7 @@ def contract_scoring(
         any(f.variables & set(_PLAYER) for _, f in formulas),
         outcomes,
         bonuses,
-        any(o.for_each == "player" for o in (*outcomes, *bonuses)),
+        any(o.for_each is OutcomeScope.PLAYER for o in (*outcomes, *bonuses)),
     )
 
 
@@ -463,9 +467,9 @@ class _Environments:
             self.player_cache[seat] = found
         return found
 
-    def of(self, kind: str, side: tuple[int, ...], player: int) -> Env:
+    def of(self, kind: OutcomeScope, side: tuple[int, ...], player: int) -> Env:
         """The variables an outcome of ``kind`` (deal, side or player) sees for this subject."""
-        return self.player(player) if kind == "player" else self.side(side)
+        return self.player(player) if kind is OutcomeScope.PLAYER else self.side(side)
 
 
 def side_variables(game: GameLike, match: MatchInfo, d: DealInfo, tally: Tally) -> Callable[[tuple[int, ...]], Env]:
@@ -488,15 +492,15 @@ def pay_deal(
     ledger = Ledger(t.rules, d, list(match.scores), match.pot, events, sides if has_contract else ())
     applied: list[str] = []
     # Who each kind of outcome is for: (side, player) pairs; the deal's is the declarer's side.
-    by_kind: dict[str, tuple[tuple[tuple[int, ...], int], ...]] = {
-        "deal": ((sides[0], d.declarer),) if has_contract and d.declarer is not None else (),
-        "side": tuple((side, side[0]) for side in sides),
+    by_kind: dict[OutcomeScope, tuple[tuple[tuple[int, ...], int], ...]] = {
+        OutcomeScope.DEAL: ((sides[0], d.declarer),) if has_contract and d.declarer is not None else (),
+        OutcomeScope.SIDE: tuple((side, side[0]) for side in sides),
     }
     if plan.per_player:
-        by_kind["player"] = tuple((envs.side_of[p], p) for p in range(t.players))
+        by_kind[OutcomeScope.PLAYER] = tuple((envs.side_of[p], p) for p in range(t.players))
     # At most one outcome applies to each (kind, player); every bonus that holds applies.
     # A condition only needs its truth, so its evaluator is called directly.
-    matched: set[tuple[str, int]] = set()
+    matched: set[tuple[OutcomeScope, int]] = set()
     for outcome in plan.outcomes:
         kind = outcome.for_each
         holds = outcome.when._evaluator

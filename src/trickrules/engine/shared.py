@@ -6,6 +6,7 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
 from trickrules.compile.codegen import unpacker
+from trickrules.compile.modes import DeclarationSuit
 from trickrules.compile.tables import Tables
 from trickrules.engine.actions import Action
 from trickrules.engine.events import BidMade, CardPlayed, Passed, shared
@@ -61,7 +62,7 @@ class SharedValues:
         if rules.making is not None:
             actions += [Action("discard", c) for c in codes] + [Action("alone")]
         for decl in rules.declarations:
-            if decl.suit == "trump":
+            if decl.suit is DeclarationSuit.TRUMP:
                 actions.append(Action("declare", decl.name))
             else:
                 actions += [Action("declare", f"{decl.name} {s}") for s in t.cards.suit_codes]

@@ -9,6 +9,7 @@ of a deal is its hand size, kept as ``DealInfo.tricks``.
 
 from __future__ import annotations
 
+from trickrules.compile.modes import HandSizeOrder
 from trickrules.compile.rules import Rules
 from trickrules.engine.rng import chosen_size
 
@@ -18,7 +19,7 @@ __all__ = ["hand_size", "stacked_size"]
 def hand_size(rules: Rules, seed: int, shuffle_no: int, number: int) -> int:
     """The hand size of deal ``number``, dealt from shuffle ``shuffle_no`` of a match seeded ``seed``."""
     sizes = rules.bids.sizes
-    if sizes.order == "random":
+    if sizes.order is HandSizeOrder.RANDOM:
         return sizes.sizes[chosen_size(seed, shuffle_no, len(sizes.sizes))]
     return sizes.sizes[number % len(sizes.sizes)]
 

@@ -268,7 +268,7 @@ class State:
             "deck": svg.Deck.of(game.cards.codes, game.spec.deck.suits),
             "hands": [self.hand(s) for s in range(game.players)],
             "trick": self.trick_cards(),
-            "clockwise": game.spec.seating.direction == "clockwise",
+            "clockwise": game.rules.clockwise,
             "scores": self.match.scores,
             "tricks": self.tricks_won().values(),
             "dealer": d.dealer,

@@ -15,6 +15,7 @@ from functools import lru_cache
 from typing import Protocol
 
 from trickrules.compile.cards import NO_TRUMP, TRUMP_BASE
+from trickrules.compile.modes import PrivilegedForcedBy
 from trickrules.compile.rules import CompiledContract, CompiledOutcome
 from trickrules.compile.variables import DEAL_VARS, PLAYER_VARS, SIDE_VARS
 from trickrules.engine.phases.call import CallView
@@ -131,7 +132,7 @@ class _Knowledge:
         self.kept = {
             key: frozenset(self.place[key][c] for c in range(cards.size) if mask >> c & 1)
             for key, mask in rules.privileged_mask_by_trump
-            if key in self.place and rules.play.privileged_forced_by == "higher_lead"
+            if key in self.place and rules.play.privileged_forced_by is PrivilegedForcedBy.HIGHER_LEAD
         }
         self.contracts = {c.name: c for c in rules.contracts}
         self.lowest_wins = game.spec.match.winner == "lowest"
@@ -511,8 +512,7 @@ class HeuristicBot:
     def _partners(self, view: View) -> set[int]:
         """The seats this one knows to play with it in this deal."""
         rules, me, declarer = self._k.rules, view.seat, view.declarer
-        call = view.part(CallView)
-        partner = call.partner if call is not None else None
+        partner = call.partner if (call := view.part(CallView)) is not None else None
         active = {s for s in range(rules.players) if s not in view.seats_out}
         contract = self._k.contracts.get(view.contract or "")
         if contract is None or declarer is None:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from attrs import frozen
 
+from trickrules.compile.modes import AnnouncedBy, ContractSide, LateAnswer, LateRefusal
 from trickrules.compile.rules import LateAnnouncement
 from trickrules.engine.actions import Action
 from trickrules.engine.events import Announced, Event, PartnerRevealed, Passed, shared
@@ -117,10 +118,10 @@ def _late_entry(state: State, d: DealInfo) -> LateAnnouncement:
     return next(e for e in state.game.rules.late_announcements if e.name == late and name in e.contracts)
 
 
-def _late_answer(state: State, d: DealInfo) -> str:
+def _late_answer(state: State, d: DealInfo) -> LateAnswer:
     """How the declarer answers the late announcement: announce, lead or automatic."""
     alone = d.partner is None or d.partner == d.declarer
-    return _late_entry(state, d).alone if alone else "announce"
+    return _late_entry(state, d).alone if alone else LateAnswer.ANNOUNCE
 
 
 def _offered(state: State) -> list[Action]:
@@ -128,7 +129,7 @@ def _offered(state: State) -> list[Action]:
     action = state.game.action
     late = announcements(state.game, d).late
     if late is not None:
-        if _late_answer(state, d) == "lead":
+        if _late_answer(state, d) is LateAnswer.LEAD:
             # Leading is the answer: pass, or lead any card the lead rules allow.
             return [action("pass"), *(action(f"play {c}") for c in state.game.codes_of(play_mask(state)[0]))]
         return [action("pass"), action(f"announce {late}")]
@@ -141,7 +142,7 @@ def _late_window(state: State, d: DealInfo, tally: Tally) -> str | None:
         return None
     c = state.game.rules.contracts[d.contract]
     won = len(tally.winners)
-    side = {d.declarer, d.partner} if c.side == "with_called" else {d.declarer}
+    side = {d.declarer, d.partner} if c.side is ContractSide.WITH_CALLED else {d.declarer}
     record = announcements(state.game, d)
     for late in state.game.rules.late_announcements:
         offered = (
@@ -162,11 +163,11 @@ def _open_late_window(state: State, late: str, events: tuple[tuple[Actor, Event]
     answer = _late_answer(state, d)
     declarer = d.declarer
     assert declarer is not None
-    if answer == "automatic":
+    if answer is LateAnswer.AUTOMATIC:
         d = _with(game, d, late=None, announced=(*announcements(game, d).announced, late))
         events = (*events, (declarer, shared(Announced, declarer, late)))
         return moved(state, Phase.PLAY, state.leader, d, events)
-    asked = state.leader if answer == "lead" else declarer
+    asked = state.leader if answer is LateAnswer.LEAD else declarer
     return moved(state, Phase.ANNOUNCE, asked, d, events)
 
 
@@ -185,10 +186,10 @@ def _step_late(state: State, action: Action) -> State:
     if action.verb == "pass":
         events = [(seat, shared(Passed, seat, Phase.ANNOUNCE.value))]
         d = _with(game, d, late=None, declined=(*record.declined, late))
-        if entry.refused == "ends_deal":
+        if entry.refused is LateRefusal.ENDS_DEAL:
             # The deal ends here and is scored on the tricks taken so far.
             return deal_end.finish_deal(state, state.hands, d, state.tally, events)
-    elif answer == "lead":
+    elif answer is LateAnswer.LEAD:
         # Leading commits: the card played is the seat's action, and the announcement it makes
         # follows from it, so the log records it as derived (replay plays the card and finds it).
         announced: tuple[Actor, Event] = (DEALER, shared(Announced, seat, late))
@@ -201,7 +202,7 @@ def _step_late(state: State, action: Action) -> State:
             history = Step(state.history, (*step.events, announced))
             after = State(a.game, a.phase, a.to_move, a.hands, a.trick, a.leader, a.deal, a.tally, a.match, history)
         return after
-    elif entry.by == "declarer_side" and real_partner and seat == d.declarer:
+    elif entry.by is AnnouncedBy.DECLARER_SIDE and real_partner and seat == d.declarer:
         # The declarer says yes; the partner is asked next (which makes the partnership known).
         partner, the_call = d.partner, call(game, d)
         assert partner is not None

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from attrs import frozen
 
 from trickrules.compile.cards import NO_TRUMP
+from trickrules.compile.modes import AllPass, AuctionForm, ContractSide, TrumpChooser
 from trickrules.engine.actions import Action
 from trickrules.engine.events import AuctionWon, BidMade, Event, Redeal, shared
 from trickrules.engine.loop import advance
@@ -144,19 +145,19 @@ def _step(state: State, action: Action) -> State:
     else:
         high, bidder = game._tables.contract_index[action.arg], seat
         said = game._shared.bid_events[seat][high]
-        if form == "until_consecutive_passes":
+        if form is AuctionForm.UNTIL_CONSECUTIVE_PASSES:
             passed = 0  # the passes that end the auction are those after the last bid
     record = Auction(high, bidder, passed, old.spoken + 1)
-    if form == "once_around":
+    if form is AuctionForm.ONCE_AROUND:
         over = record.spoken >= n
-    elif form == "until_consecutive_passes":
+    elif form is AuctionForm.UNTIL_CONSECUTIVE_PASSES:
         over = passed.bit_count() >= (n - 1 if high is not None else n)
     else:
         active = ((1 << n) - 1) & ~passed  # the seats still in, as a mask
         over = not active or (bidder is not None and active == 1 << bidder)
     if not over:
         nxt = game._tables.next_seat[None][seat]
-        if form == "until_passes":
+        if form is AuctionForm.UNTIL_PASSES:
             while (passed >> nxt) & 1:
                 nxt = game._tables.next_seat[None][nxt]
         history = Step(state.history, said)
@@ -167,11 +168,11 @@ def _step(state: State, action: Action) -> State:
     if high is not None and bidder is not None:
         return _contract_won(state, d, bidder, high, events)
     # Everyone passed.
-    if rules.all_pass == "forced":
+    if rules.all_pass is AllPass.FORCED:
         holder = next(s for s in range(n) if (d.dealt[s] >> rules.all_pass_holder) & 1)
         d = with_part(d, slot, evolve(record, over=True, forced=True))
         return _contract_won(state, d, holder, rules.all_pass_contract, events)
-    if rules.all_pass == "play":
+    if rules.all_pass is AllPass.PLAY:
         return advance(state, d, events)
     events.append((DEALER, Redeal(d.number, d.dealer)))
     if rules.all_pass_redeal_next:
@@ -186,12 +187,12 @@ def _contract_won(
     c = game.rules.contracts[contract]
     events.append((DEALER, shared(AuctionWon, declarer, c.name, auction(game, d).forced)))
     sitting_out = None
-    if c.side == "partner_sits_out":
+    if c.side is ContractSide.PARTNER_SITS_OUT:
         team = game.rules.teams[game._tables.team_of[declarer]]
         sitting_out = next(s for s in team if s != declarer)
     out = 0 if sitting_out is None else 1 << sitting_out
     d = evolve(d, contract=contract, declarer=declarer, seats_out=out)
-    if d.trump is None and c.trump_by == "none":
+    if d.trump is None and c.trump_by is TrumpChooser.NONE:
         d = evolve(d, trump=NO_TRUMP)
     return advance(state, d, events)
 

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from attrs import frozen
 
 from trickrules.compile.cards import NO_TRUMP
+from trickrules.compile.modes import AnteWhen, TrumpChooser, Unit
 from trickrules.engine.actions import Action
 from trickrules.engine.evaluation import evaluate_in_deal
 from trickrules.engine.events import HIDDEN, POT, Dealt, Event, Misdealt, paid
@@ -150,7 +151,7 @@ def new_match(
         raise ArgumentError(
             f"scores must give an integer of at most {MAX_START_TEXT} per seat ({n}), found {shown(scores)}."
         )
-    if type(pot) is not int or not 0 <= pot <= MAX_START or (pot and game.rules.unit != "chips"):
+    if type(pot) is not int or not 0 <= pot <= MAX_START or (pot and game.rules.unit is not Unit.CHIPS):
         raise ArgumentError(
             f"pot must be an integer from 0 to {MAX_START_TEXT} (and 0 in a game without a pot), found {shown(pot)}."
         )
@@ -270,9 +271,9 @@ def start_deal(
     turned_code = game.cards.codes[turned_card] if turned_card is not None else ""
     events.append((DEALER, Dealt(number, dealer, texts, turned_code)))
     trump: int | None = None
-    if rules.trump_chosen_by == "turned" and turned_card is not None:
+    if rules.trump_chosen_by is TrumpChooser.TURNED and turned_card is not None:
         trump = game.cards.suit_of[turned_card]
-    elif rules.trump_chosen_by == "none":
+    elif rules.trump_chosen_by is TrumpChooser.NONE:
         trump = NO_TRUMP
     elif rules.fixed_trump is not None:
         trump = rules.fixed_trump
@@ -291,7 +292,11 @@ def start_deal(
 def _ante_due(game: GameLike, match: MatchInfo, number: int) -> int:
     rules = game.rules
     when = rules.ante_when
-    if when == "never" or (when == "first_deal" and number != 0) or (when == "empty_pot" and match.pot):
+    if (
+        when is AnteWhen.NEVER
+        or (when is AnteWhen.FIRST_DEAL and number != 0)
+        or (when is AnteWhen.EMPTY_POT and match.pot)
+    ):
         return 0
     value = evaluate_in_deal(rules.ante, deal_constants(game, match, number) if rules.ante.variables else {}, number)
     return to_int(value, rules.rounding, where="scoring.ante")

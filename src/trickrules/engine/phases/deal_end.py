@@ -10,6 +10,7 @@ from deal to deal and adds the bonus for winning the match.
 
 from __future__ import annotations
 
+from trickrules.compile.modes import MatchWinner, PotAtEnd, TieBreak
 from trickrules.engine.carry import carried_counters, match_bonus
 from trickrules.engine.evaluation import evaluate_in_deal
 from trickrules.engine.events import POT, DealScored, Event, MatchEnded, paid
@@ -93,7 +94,7 @@ def _after_deal(
 def _share_pot(state: State, match: MatchInfo, events: list[tuple[Actor, Event]]) -> MatchInfo:
     """At the end of a match with ``pot_at_end = "shared"``: the pot shared equally (a remainder stays)."""
     n = state.game.players
-    each = match.pot // n if state.game.rules.pot_at_end == "shared" else 0
+    each = match.pot // n if state.game.rules.pot_at_end is PotAtEnd.SHARED else 0
     if not each:
         return match
     for seat in range(n):
@@ -110,7 +111,7 @@ def _match_winners(state: State, match: MatchInfo, d: DealInfo) -> tuple[int, ..
     done = False
     if rules.match_target and max(totals) >= rules.match_target:
         reached = [g for g, t in zip(groups, totals, strict=True) if t >= rules.match_target]
-        if len(reached) > 1 and rules.tie_break == "dealer_side":
+        if len(reached) > 1 and rules.tie_break is TieBreak.DEALER_SIDE:
             dealer_group = [g for g in reached if d.dealer in g]
             if dealer_group:
                 return tuple(sorted(dealer_group[0]))
@@ -122,13 +123,14 @@ def _match_winners(state: State, match: MatchInfo, d: DealInfo) -> tuple[int, ..
     if (
         rules.match_deals
         and match.deals_done >= rules.match_deals
-        and (not match.pot or rules.pot_at_end != "played_out")
+        and (not match.pot or rules.pot_at_end is not PotAtEnd.PLAYED_OUT)
     ):
         done = True
     if not done:
         return ()
-    best = min(totals) if state.game.spec.match.winner == "lowest" else max(totals)  # penalty points: lowest wins
+    lowest_wins = state.game.rules.match_winner is MatchWinner.LOWEST  # penalty points
+    best = min(totals) if lowest_wins else max(totals)
     leaders = [g for g, t in zip(groups, totals, strict=True) if t == best]
-    if len(leaders) > 1 and rules.tie_break == "extra_deal":
+    if len(leaders) > 1 and rules.tie_break is TieBreak.EXTRA_DEAL:
         return ()
     return tuple(sorted(s for g in leaders for s in g))

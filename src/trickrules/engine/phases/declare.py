@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from attrs import frozen
 
+from trickrules.compile.modes import DeclarationSuit, LateDeclaration, WindowSeats
 from trickrules.engine.actions import Action
 from trickrules.engine.events import Declared, Event, Passed, shared
 from trickrules.engine.loop import moved
@@ -123,7 +124,8 @@ def _melds(
             continue
         for s in range(len(cards.suit_codes)):
             is_trump = s == d.trump
-            if (decl.suit == "trump" and not is_trump) or (decl.suit == "plain" and is_trump):
+            kind = decl.suit
+            if (kind is DeclarationSuit.TRUMP and not is_trump) or (kind is DeclarationSuit.PLAIN and is_trump):
                 continue
             if s in done_suits or (held and (decl.index, s) in done):
                 continue
@@ -147,7 +149,7 @@ def _window(
     """The seats asked, in order, in the declaration window after ``winner``'s trick."""
     game = state.game
     seats = [winner]
-    if game.rules.teams and any(x.window_seats == "side" for x in game.rules.declarations):
+    if game.rules.teams and any(x.window_seats is WindowSeats.SIDE for x in game.rules.declarations):
         seats += [s for s in game.rules.teams[game._tables.team_of[winner]] if s != winner]
     return tuple(
         s for s in seats if not (d.seats_out >> s) & 1 and _melds(game, d, record, tally, s, hands[s], False)
@@ -181,7 +183,8 @@ def _offered(state: State) -> list[Action]:
             continue
         decl = game.rules.declarations[m.declaration]
         suit = game.cards.suit_codes[m.suit]
-        out.append(action(f"declare {decl.name}" if decl.suit == "trump" else f"declare {decl.name} {suit}"))
+        named = f"declare {decl.name}" if decl.suit is DeclarationSuit.TRUMP else f"declare {decl.name} {suit}"
+        out.append(action(named))
     return out
 
 
@@ -200,7 +203,7 @@ def _step(state: State, action: Action) -> State:
         lost = [
             m
             for m in _melds(game, d, record, tally, seat, state.hands[seat], True)
-            if game.rules.declarations[m.declaration].late == "forfeit"
+            if game.rules.declarations[m.declaration].late is LateDeclaration.FORFEIT
         ]
         if lost:
             # Passed over where it could have been declared: gone for the rest of the deal.
@@ -209,7 +212,7 @@ def _step(state: State, action: Action) -> State:
         words = action.arg.split()
         k = next(x.index for x in game.rules.declarations if x.name == words[0])
         decl = game.rules.declarations[k]
-        s = d.trump if decl.suit == "trump" else game.cards.suit_codes.index(words[1])
+        s = d.trump if decl.suit is DeclarationSuit.TRUMP else game.cards.suit_codes.index(words[1])
         assert s is not None
         events.append((seat, Declared(seat, decl.name, game.cards.suit_codes[s], decl.points)))
         record = evolve(record, declared=(*record.declared, Meld(seat, k, s)), window_count=record.window_count + 1)
@@ -224,7 +227,7 @@ def _step(state: State, action: Action) -> State:
 
 def _declared(event: Declared, game: GameLike) -> Action:
     decl = next((d for d in game.rules.declarations if d.name == event.name), None)
-    if decl is not None and decl.suit == "trump":
+    if decl is not None and decl.suit is DeclarationSuit.TRUMP:
         return game.action(f"declare {event.name}")
     return game.action(f"declare {event.name} {event.suit}")
 

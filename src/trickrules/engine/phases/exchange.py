@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from attrs import frozen
 
+from trickrules.compile.modes import ExchangeReturns
 from trickrules.engine.actions import Action
 from trickrules.engine.events import HIDDEN, CardGiven, Event, ExchangeDone
 from trickrules.engine.loop import advance
@@ -88,7 +89,12 @@ def _offered(state: State) -> list[Action]:
     action = state.game.action
     returns = state.game.rules.contracts[d.contract].exchange_returns
     called = call(state.game, d).called
-    if returns == "called_card" and seat == d.partner != d.declarer and called is not None and (hand >> called) & 1:
+    if (
+        returns is ExchangeReturns.CALLED_CARD
+        and seat == d.partner != d.declarer
+        and called is not None
+        and (hand >> called) & 1
+    ):
         return [action(f"give {codes[called]}")]
     if seat not in (d.declarer, d.partner):
         return []

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from attrs import evolve, frozen
 
+from trickrules.compile.modes import MakingRound
 from trickrules.engine.actions import Action
 from trickrules.engine.events import Event, Passed, Redeal, TrumpNamed, shared
 from trickrules.engine.loop import advance, moved
@@ -72,10 +73,10 @@ def _suits(state: State, kind: str) -> list[int]:
     game = state.game
     count = len(game.cards.suit_codes)
     turned = dealing(state.deal).turned
-    if kind == "any" or turned is None:
+    if kind is MakingRound.ANY or turned is None:
         return list(range(count))
     suit = game.cards.suit_of[turned]
-    return [suit] if kind == "turned" else [s for s in range(count) if s != suit]
+    return [suit] if kind is MakingRound.TURNED else [s for s in range(count) if s != suit]
 
 
 def _offered(state: State) -> list[Action]:
@@ -120,7 +121,7 @@ def _step(state: State, action: Action) -> State:
         return start_deal(state, d.number, dealing(d).shuffle + 1, d.dealer, state.match, events)
     d = evolve(d, trump=game.cards.suit_codes.index(action.arg), declarer=seat)
     events = [(seat, shared(TrumpNamed, seat, action.arg))]
-    if making.rounds[spoken // n] == "turned" and making.taken_by_dealer:
+    if making.rounds[spoken // n] is MakingRound.TURNED and making.taken_by_dealer:
         state, d = discard.take_up(state, d, events)
     return advance(state, d, events)
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
+from trickrules.compile.modes import FirstLead
 from trickrules.engine.actions import Action
 from trickrules.engine.events import CardPlayed, Event, TrickWon
 from trickrules.engine.kernel import mask_of, trick_end
@@ -69,7 +70,7 @@ def _due(state: State, d: DealInfo) -> int:
     assert d.trump is not None, "trumps are named before the play"
     eldest = (d.dealer + 1) % game.players
     if (d.seats_out >> eldest) & 1:
-        by_declarer = d.contract is not None and game.rules.contracts[d.contract].first_lead == "declarer"
+        by_declarer = d.contract is not None and game.rules.contracts[d.contract].first_lead is FirstLead.DECLARER
         eldest = d.declarer if by_declarer and d.declarer is not None else game._tables.next_seat[d.seats_out][eldest]
     card = game._tables.leads.first_card
     if card is not None:

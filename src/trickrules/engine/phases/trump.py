@@ -6,6 +6,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from trickrules.compile.cards import NO_TRUMP
+from trickrules.compile.modes import TrumpChooser
 from trickrules.engine.actions import Action
 from trickrules.engine.events import Event, TrumpNamed, shared
 from trickrules.engine.loop import advance
@@ -29,9 +30,9 @@ def trump_chooser(state: State, d: DealInfo) -> int | None:
     rules = state.game.rules
     c = rules.contracts[d.contract] if d.contract is not None else None
     by = c.trump_by if c is not None else rules.trump_chosen_by
-    if by == "dealer":
+    if by is TrumpChooser.DEALER:
         return d.dealer
-    if by == "called_holder":
+    if by is TrumpChooser.CALLED_HOLDER:
         if d.partner is not None:
             return d.partner
         if c is not None and c.call and call(state.game, d).called is None:
