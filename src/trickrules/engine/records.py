@@ -146,4 +146,7 @@ def with_part(d: DealInfo, slot: int, record: Any) -> DealInfo:
     """``d`` with the record at ``slot`` of its ``parts`` replaced by ``record``."""
     parts = list(d.parts)
     parts[slot] = record
-    return evolve(d, parts=tuple(parts))
+    # Built field by field rather than with evolve: mechanisms change their record at every bid.
+    return DealInfo(
+        d.number, d.dealer, d.dealt, d.trump, d.contract, d.declarer, d.partner, d.seats_out, d.tricks, tuple(parts)
+    )

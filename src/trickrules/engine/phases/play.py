@@ -44,11 +44,13 @@ def play_mask(state: State) -> tuple[int, str]:
     """The cards the seat to move may play now, and the reason code of the narrowing (``""``: none)."""
     seat = state.to_move
     assert seat is not None
+    game = state.game
     tally = state.tally
     hand = state.hands[seat]
-    found = mask_of(state.game._tables, hand, state.trick, state.leader, seat, state.deal, not tally.winners, tally.won)
-    for narrow in state.game._narrow:
-        found = narrow(state, seat, *found)
+    found = mask_of(game._tables, hand, state.trick, state.leader, seat, state.deal, not tally.winners, tally.won)
+    if game._narrow:
+        for narrow in game._narrow:
+            found = narrow(state, seat, *found)
     return found
 
 
@@ -61,7 +63,11 @@ def _legal_mask(state: State) -> tuple[int, str]:
 
 
 def _legal(state: State) -> tuple[Action, ...]:
-    return state.game._shared.play_actions_of(_legal_mask(state)[0])
+    found = state._cache  # as _legal_mask, inlined: asked before every card
+    if found is None:
+        found = play_mask(state)
+        set_cache(state, found)
+    return state.game._shared.play_actions_of(found[0])
 
 
 def _due(state: State, d: DealInfo) -> int:
