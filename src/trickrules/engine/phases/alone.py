@@ -27,6 +27,9 @@ if TYPE_CHECKING:
 
 __all__ = ["MECHANISM", "Alone"]
 
+#: This mechanism's phase, bound once (an enum member's lookup costs more than the dict lookup it keys).
+_PHASE: str = Phase.ALONE
+
 
 @frozen(weakref_slot=False)
 class Alone:
@@ -40,7 +43,7 @@ _NONE = Alone()
 
 
 def _record(game: GameLike, d: DealInfo) -> Alone:
-    record: Alone = d.parts[game._slot[Phase.ALONE]]
+    record: Alone = d.parts[game._slot[_PHASE]]
     return record
 
 
@@ -98,7 +101,7 @@ def _step(state: State, action: Action) -> State:
         events = [(seat, shared(Passed, seat, Phase.ALONE.value))]
     # A defender who goes alone ends the asking; otherwise the next seat is asked.
     done = action.verb == "alone" and seat != d.declarer
-    d = with_part(d, game._slot[Phase.ALONE], Alone(record.asked + 1, done))
+    d = with_part(d, game._slot[_PHASE], Alone(record.asked + 1, done))
     return advance(state, d, events)
 
 

@@ -33,6 +33,9 @@ if TYPE_CHECKING:
 
 __all__ = ["MECHANISM", "Announcements", "AnnouncementsView", "announcements"]
 
+#: This mechanism's phase, bound once (an enum member's lookup costs more than the dict lookup it keys).
+_PHASE: str = Phase.ANNOUNCE
+
 
 @frozen(weakref_slot=False)
 class Announcements:
@@ -59,12 +62,12 @@ _NONE = Announcements()
 
 def announcements(game: GameLike, d: DealInfo) -> Announcements:
     """The announcements record of deal ``d``."""
-    record: Announcements = d.parts[game._slot[Phase.ANNOUNCE]]
+    record: Announcements = d.parts[game._slot[_PHASE]]
     return record
 
 
 def _with(game: GameLike, d: DealInfo, **changes: object) -> DealInfo:
-    return with_part(d, game._slot[Phase.ANNOUNCE], evolve(announcements(game, d), **changes))
+    return with_part(d, game._slot[_PHASE], evolve(announcements(game, d), **changes))
 
 
 def _forced(game: GameLike, d: DealInfo) -> bool:

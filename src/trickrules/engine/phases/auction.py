@@ -34,6 +34,9 @@ if TYPE_CHECKING:
 
 __all__ = ["MECHANISM", "Auction", "auction"]
 
+#: This mechanism's phase, bound once (an enum member's lookup costs more than the dict lookup it keys).
+_PHASE: str = Phase.BIDDING
+
 
 @frozen(weakref_slot=False)
 class Auction(Sealed):
@@ -62,7 +65,7 @@ _NEW = Auction()
 
 def auction(game: GameLike, d: DealInfo) -> Auction:
     """The auction record of deal ``d``."""
-    record: Auction = d.parts[game._slot[Phase.BIDDING]]
+    record: Auction = d.parts[game._slot[_PHASE]]
     return record
 
 
@@ -135,7 +138,7 @@ def _step(state: State, action: Action) -> State:
     d = state.deal
     n = game.players
     form = rules.auction
-    slot = game._slot[Phase.BIDDING]
+    slot = game._slot[_PHASE]
     old: Auction = d.parts[slot]
     high, bidder, passed = old.high, old.bidder, old.passed
     said: tuple[tuple[Actor, Event], ...]

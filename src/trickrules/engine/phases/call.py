@@ -26,6 +26,9 @@ if TYPE_CHECKING:
 
 __all__ = ["MECHANISM", "Call", "CallView", "call", "callable_cards", "reveal"]
 
+#: This mechanism's phase, bound once (an enum member's lookup costs more than the dict lookup it keys).
+_PHASE: str = Phase.CALL
+
 
 @frozen(weakref_slot=False)
 class Call:
@@ -50,14 +53,14 @@ _NONE = Call()
 
 def call(game: GameLike, d: DealInfo) -> Call:
     """The call record of deal ``d``."""
-    record: Call = d.parts[game._slot[Phase.CALL]]
+    record: Call = d.parts[game._slot[_PHASE]]
     return record
 
 
 def reveal(state: State, d: DealInfo, tally: Tally) -> tuple[DealInfo, Tally]:
     """The partner of the called card made public: the deal's call record and the watched cards updated."""
     record = call(state.game, d)
-    d = with_part(d, state.game._slot[Phase.CALL], evolve(record, revealed=True))
+    d = with_part(d, state.game._slot[_PHASE], evolve(record, revealed=True))
     if record.called is not None and (tally.watched >> record.called) & 1:
         tally = evolve(tally, watched=tally.watched & ~(1 << record.called))
     return d, tally
@@ -161,7 +164,7 @@ def _step(state: State, action: Action) -> State:
     public = game.rules.call_public or game.rules.contracts[d.contract].public_call
     declarer = d.declarer
     d = evolve(d, partner=partner)
-    d = with_part(d, game._slot[Phase.CALL], Call(card, public))
+    d = with_part(d, game._slot[_PHASE], Call(card, public))
     events: list[tuple[Actor, Event]] = [(declarer, shared(CardCalled, declarer, action.arg))]
     if public:
         events.append((DEALER, PartnerRevealed(partner, action.arg)))

@@ -27,6 +27,9 @@ if TYPE_CHECKING:
 
 __all__ = ["MECHANISM", "Declarations", "DeclarationsView", "Meld", "declarations"]
 
+#: This mechanism's phase, bound once (an enum member's lookup costs more than the dict lookup it keys).
+_PHASE: str = Phase.DECLARE
+
 
 @frozen(weakref_slot=False)
 class Meld:
@@ -61,7 +64,7 @@ _NONE = Declarations()
 
 def declarations(game: GameLike, d: DealInfo) -> Declarations:
     """The declarations record of deal ``d``."""
-    record: Declarations = d.parts[game._slot[Phase.DECLARE]]
+    record: Declarations = d.parts[game._slot[_PHASE]]
     return record
 
 
@@ -94,7 +97,7 @@ def _after_trick(
     seats = _window(state, d, record, tally, hands, winner)
     if not seats:
         return None
-    d = with_part(d, state.game._slot[Phase.DECLARE], evolve(record, window=seats, window_count=0))
+    d = with_part(d, state.game._slot[_PHASE], evolve(record, window=seats, window_count=0))
     history = Step(state.history, events)
     return State(state.game, Phase.DECLARE, seats[0], hands, (), winner, d, tally, state.match, history)
 
@@ -219,7 +222,7 @@ def _step(state: State, action: Action) -> State:
         if record.window_count >= _window_limit(state, tally, state.leader):
             seats = ()
     seats = tuple(x for x in seats if _melds(game, d, record, tally, x, state.hands[x], False))
-    d = with_part(d, game._slot[Phase.DECLARE], evolve(record, window=seats))
+    d = with_part(d, game._slot[_PHASE], evolve(record, window=seats))
     if seats:
         return moved(state, Phase.DECLARE, seats[0], d, tuple(events))
     return moved(state, Phase.PLAY, state.leader, d, tuple(events))

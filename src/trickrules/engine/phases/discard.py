@@ -30,6 +30,9 @@ if TYPE_CHECKING:
 
 __all__ = ["MECHANISM", "Discard", "take_up"]
 
+#: This mechanism's phase, bound once (an enum member's lookup costs more than the dict lookup it keys).
+_PHASE: str = Phase.DISCARD
+
 
 @frozen(weakref_slot=False)
 class Discard:
@@ -44,7 +47,7 @@ _NONE = Discard()
 
 
 def _record(game: GameLike, d: DealInfo) -> Discard:
-    record: Discard = d.parts[game._slot[Phase.DISCARD]]
+    record: Discard = d.parts[game._slot[_PHASE]]
     return record
 
 
@@ -65,7 +68,7 @@ def take_up(state: State, d: DealInfo, events: list[tuple[Actor, Event]]) -> tup
     hands = list(state.hands)
     hands[d.dealer] |= 1 << card
     events.append((DEALER, TurnedTaken(d.dealer, game.cards.codes[card])))
-    d = with_part(d, game._slot[Phase.DISCARD], Discard(taken=True))
+    d = with_part(d, game._slot[_PHASE], Discard(taken=True))
     s = state
     return State(game, s.phase, s.to_move, tuple(hands), (), s.leader, d, s.tally, s.match, s.history), d
 
@@ -102,7 +105,7 @@ def _step(state: State, action: Action) -> State:
     events: list[tuple[Actor, Event]] = [(seat, Discarded(seat, action.arg))]
     s = state
     record = _record(game, s.deal)
-    d = with_part(s.deal, game._slot[Phase.DISCARD], evolve(record, discarded=record.discarded | bit))
+    d = with_part(s.deal, game._slot[_PHASE], evolve(record, discarded=record.discarded | bit))
     after = State(game, s.phase, seat, tuple(hands), (), s.leader, d, s.tally, s.match, s.history)
     return advance(after, d, events)
 

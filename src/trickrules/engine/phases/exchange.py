@@ -25,6 +25,9 @@ if TYPE_CHECKING:
 
 __all__ = ["MECHANISM", "Exchange", "ExchangeView", "exchange"]
 
+#: This mechanism's phase, bound once (an enum member's lookup costs more than the dict lookup it keys).
+_PHASE: str = Phase.EXCHANGE
+
 
 @frozen(weakref_slot=False)
 class Exchange:
@@ -47,7 +50,7 @@ _NONE = Exchange()
 
 def exchange(game: GameLike, d: DealInfo) -> Exchange:
     """The exchange record of deal ``d``."""
-    record: Exchange = d.parts[game._slot[Phase.EXCHANGE]]
+    record: Exchange = d.parts[game._slot[_PHASE]]
     return record
 
 
@@ -121,7 +124,7 @@ def _step(state: State, action: Action) -> State:
         record = evolve(record, given=(*record.given, card))
     else:
         record = evolve(record, returned=(*record.returned, card))
-    d = with_part(d, game._slot[Phase.EXCHANGE], record)
+    d = with_part(d, game._slot[_PHASE], record)
     if len(record.returned) == c.exchange:
         for given in record.given:
             hands[partner] |= 1 << given

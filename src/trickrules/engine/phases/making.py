@@ -38,6 +38,9 @@ if TYPE_CHECKING:
 
 __all__ = ["MECHANISM", "Made"]
 
+#: This mechanism's phase, bound once (an enum member's lookup costs more than the dict lookup it keys).
+_PHASE: str = Phase.MAKING
+
 
 @frozen(weakref_slot=False)
 class Made:
@@ -50,7 +53,7 @@ _NONE = Made()
 
 
 def _made(state: State) -> Made:
-    record: Made = state.deal.parts[state.game._slot[Phase.MAKING]]
+    record: Made = state.deal.parts[state.game._slot[_PHASE]]
     return record
 
 
@@ -110,7 +113,7 @@ def _step(state: State, action: Action) -> State:
     d = state.deal
     n = game.players
     spoken = _made(state).spoken
-    d = with_part(d, game._slot[Phase.MAKING], Made(spoken + 1))
+    d = with_part(d, game._slot[_PHASE], Made(spoken + 1))
     if action.verb == "pass":
         said = ((seat, shared(Passed, seat, Phase.MAKING.value)),)
         if spoken + 1 < n * len(making.rounds):

@@ -35,6 +35,9 @@ if TYPE_CHECKING:
 
 __all__ = ["MECHANISM", "Passing", "PassingView", "offset", "passing"]
 
+#: This mechanism's phase, bound once (an enum member's lookup costs more than the dict lookup it keys).
+_PHASE: str = Phase.PASSING
+
 
 @frozen(weakref_slot=False)
 class Passing:
@@ -60,7 +63,7 @@ class PassingView:
 
 def passing(state: State) -> Passing:
     """The passing record of the state's deal."""
-    record: Passing = state.deal.parts[state.game._slot[Phase.PASSING]]
+    record: Passing = state.deal.parts[state.game._slot[_PHASE]]
     return record
 
 
@@ -82,7 +85,7 @@ def _start(game: GameLike, d: DealInfo, match: MatchInfo) -> Passing:
 
 
 def _due(state: State, d: DealInfo) -> int | None:
-    record: Passing = d.parts[state.game._slot[Phase.PASSING]]
+    record: Passing = d.parts[state.game._slot[_PHASE]]
     return (d.dealer + 1) % state.game.players if record.offset and not record.done else None
 
 
@@ -116,7 +119,7 @@ def _step(state: State, action: Action) -> State:
     bit = t.bit[t.card_of[action.arg]]
     hands = list(state.hands)
     hands[seat] &= ~bit
-    slot = game._slot[Phase.PASSING]
+    slot = game._slot[_PHASE]
     record: Passing = d.parts[slot]
     passed = list(record.passed or (0,) * n)
     passed[seat] |= bit

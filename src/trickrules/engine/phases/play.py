@@ -63,11 +63,19 @@ def _legal_mask(state: State) -> tuple[int, str]:
 
 
 def _legal(state: State) -> tuple[Action, ...]:
-    found = state._cache  # as _legal_mask, inlined: asked before every card
+    found = state._cache  # as _legal_mask and play_mask, inlined: asked before every card
+    game = state.game
     if found is None:
-        found = play_mask(state)
+        if game._narrow:
+            found = play_mask(state)
+        else:
+            seat = state.to_move
+            assert seat is not None
+            tally = state.tally
+            hand, trick, d = state.hands[seat], state.trick, state.deal
+            found = mask_of(game._tables, hand, trick, state.leader, seat, d, not tally.winners, tally.won)
         set_cache(state, found)
-    return state.game._shared.play_actions_of(found[0])
+    return game._shared.play_actions_of(found[0])
 
 
 def _due(state: State, d: DealInfo) -> int:

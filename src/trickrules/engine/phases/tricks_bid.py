@@ -32,6 +32,9 @@ if TYPE_CHECKING:
 
 __all__ = ["MECHANISM", "Bids", "BidsView", "bid_range", "bids"]
 
+#: This mechanism's phase, bound once (an enum member's lookup costs more than the dict lookup it keys).
+_PHASE: str = Phase.TRICKS_BID
+
 
 @frozen(weakref_slot=False)
 class Bids:
@@ -52,7 +55,7 @@ _NONE = Bids()
 
 def bids(game: GameLike, d: DealInfo) -> tuple[int | None, ...]:
     """Each seat's bid of a number of tricks in deal ``d`` (empty before the first bid)."""
-    record: Bids = d.parts[game._slot[Phase.TRICKS_BID]]
+    record: Bids = d.parts[game._slot[_PHASE]]
     return record.bids
 
 
@@ -137,7 +140,7 @@ def _step(state: State, action: Action) -> State:
     tricks = int(action.arg)
     said = list(bids(game, state.deal) or (None,) * n)
     said[seat] = tricks
-    d = with_part(state.deal, game._slot[Phase.TRICKS_BID], Bids(tuple(said)))
+    d = with_part(state.deal, game._slot[_PHASE], Bids(tuple(said)))
     events: list[tuple[Actor, Event]] = [(seat, shared(TricksBidEvent, seat, tricks))]
     following = (seat + 1) % n
     if said[following] is None:
