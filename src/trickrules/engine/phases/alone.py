@@ -51,22 +51,21 @@ def _start(game: GameLike, d: DealInfo, match: MatchInfo) -> Alone:
     return _NONE
 
 
-def _asked(state: State, d: DealInfo) -> list[int]:
-    """The seats asked in turn: the maker (with ``making.alone``), then the defenders (with ``defend_alone``)."""
-    making = state.game.rules.making
-    assert making is not None
-    assert d.declarer is not None
-    return [d.declarer] * making.alone + _defenders(state, d) * making.defend_alone
-
-
 def _due(state: State, d: DealInfo) -> int | None:
     if d.declarer is None or d.trump is None:
         return None  # trumps not made yet
     record = _record(state.game, d)
     if record.done:
         return None
-    asked = _asked(state, d)
-    return asked[record.asked] if record.asked < len(asked) else None
+    making = state.game.rules.making
+    assert making is not None
+    k = record.asked  # the maker is asked first (with making.alone), then the defenders in turn
+    if making.alone:
+        if not k:
+            return d.declarer
+        k -= 1
+    defenders = _defenders(state, d) if making.defend_alone else []
+    return defenders[k] if k < len(defenders) else None
 
 
 def _defenders(state: State, d: DealInfo) -> list[int]:
