@@ -14,7 +14,14 @@
 ``announce N`` make an announcement before the first lead (``announce vole``)
 ``discard C``  discard a card face down after taking up the turned card
 ``alone``      play alone, one's partner sitting out (made trumps)
+``deal CARD``  chance: the next card dealt is ``CARD``
+``size N``     chance: the deal's hand size is ``N`` (a size drawn at random)
+``direction N`` chance: passed cards go ``N`` seats on (a direction drawn at random)
 =============  ===========================================================
+
+The last three are chance outcomes (``state.chance_outcomes()``), not a
+seat's: they are applied at a chance step of a match started with
+``chance="caller"``.
 """
 
 from __future__ import annotations
@@ -38,6 +45,10 @@ VERBS: dict[str, bool] = {
     "announce": True,
     "discard": True,
     "alone": False,
+    # Chance outcomes, at a chance step (no seat decides them).
+    "deal": True,
+    "size": True,
+    "direction": True,
 }
 
 #: The verbs every game knows.

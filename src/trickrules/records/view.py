@@ -221,8 +221,12 @@ def _inconsistencies(view: View) -> list[str]:
             out.append(f"{name}: expected one value per seat ({players}), found {len(getattr(view, name))}")
     if view.phase not in _PHASES:
         out.append(f"phase: expected one of {', '.join(sorted(_PHASES))}, found {show(view.phase)}")
-    elif (view.phase == Phase.OVER) != (view.to_move is None):
+    elif (view.phase == Phase.OVER and view.to_move is not None) or (
+        view.to_move is None and view.phase not in (Phase.OVER, Phase.DEAL)  # nobody moves at a chance step
+    ):
         out.append(f"to_move: {view.to_move} in the {view.phase} phase")
+    if view.to_move is None and view.chooser is not None:
+        out.append(f"chooser: seat {view.chooser} decides, but nobody is to move")
     if 0 <= view.seat < players and len(view.hand) != view.hand_sizes[view.seat]:
         out.append(f"hand: {len(view.hand)} cards, but hand_sizes[{view.seat}] is {view.hand_sizes[view.seat]}")
     if view.legal and view.chooser != view.seat:
@@ -247,7 +251,8 @@ def make_view(state: State, seat: int) -> View:
     team_of = game._tables.team_of
     out = tuple(s for s in range(rules.players) if (d.seats_out >> s) & 1)
     chooser = state.chooser
-    parts = tuple((m.phase, m.view(state, seat)) for m in game._parts if m.view is not None)
+    # At a chance step only the dealing has started; the other mechanisms' records (and views) come with the deal.
+    parts = tuple((m.phase, m.view(state, seat)) for m in game._parts[: len(d.parts)] if m.view is not None)
     return View(
         game=game.name,
         seat=seat,
