@@ -250,7 +250,7 @@ def test_schema_has_exactly_the_event_types_and_fields_of_the_event_classes() ->
 def test_schema_header_has_exactly_the_fields_of_the_header() -> None:
     header = SCHEMA["$defs"]["header"]
     assert set(header["properties"]) == {a.name for a in attrs.fields(LogHeader)}
-    assert set(header["required"]) == set(header["properties"]) - {"seat", "events", "mac", "spec"}
+    assert set(header["required"]) == set(header["properties"]) - {"seat", "events", "mac", "spec", "deals", "chosen"}
     assert header["additionalProperties"] is False
 
 

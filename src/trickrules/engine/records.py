@@ -14,7 +14,7 @@ from __future__ import annotations
 from operator import attrgetter
 from typing import Any, NamedTuple, TypeVar
 
-from attrs import fields, frozen
+from attrs import field, fields, frozen
 
 from trickrules.compile.sequence import Phase
 from trickrules.engine.events import Event
@@ -140,7 +140,8 @@ class MatchInfo:
     #: Deals whose chance outcomes the caller chose other than the seed would, by shuffle number.
     chosen: tuple[tuple[int, Stacked], ...] = ()
     #: Whether the caller chooses the chance outcomes (``new_match(chance="caller")``), so chance steps rest.
-    by_caller: bool = False
+    #: How the match is driven, not what happened in it: not compared (a replay of its log equals it).
+    by_caller: bool = field(default=False, eq=False)
 
 
 _FIELDS: dict[type, tuple[dict[str, int], attrgetter[Any]]] = {}

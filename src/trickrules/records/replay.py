@@ -18,6 +18,7 @@ from trickrules.engine.actions import Action
 from trickrules.engine.events import Event, event_to_data, records_action
 from trickrules.engine.game import Game, load
 from trickrules.engine.phases import action_of as phase_action_of
+from trickrules.engine.phases.starting import new_match
 from trickrules.engine.rng import RNG_VERSION
 from trickrules.engine.state import GameLike, State
 from trickrules.errors import ArgumentError, LogIntegrityError, SpecError, TrickrulesError
@@ -73,17 +74,23 @@ def replay_file(
 
 
 def first_state(game: GameLike, h: LogHeader) -> State:
-    """The match's first state as a log's header gives it: its seed, first dealer, stacked hands and totals.
+    """The match's first state as a log's header gives it: its seed, first dealer, stacked deals and totals.
 
-    ``ValueError`` (from ``new_match``) if the header's values do not fit the game.
+    The deals stacked with ``deals=`` and those whose chance outcomes the
+    caller chose (``chosen``) are dealt as the header gives them; every other
+    chance outcome is the seed's. ``ValueError`` (from ``new_match``) if the
+    header's values do not fit the game.
     """
-    return game.new_match(
+    return new_match(
+        game,
         seed=h.seed,
         dealer=h.dealer,
         hands=h.hands or None,
         turned=h.turned or None,
         scores=h.scores or None,
         pot=h.pot,
+        deals=dict(h.deals) if h.deals else None,
+        chosen=h.chosen,
     )
 
 

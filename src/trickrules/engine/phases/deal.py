@@ -53,7 +53,7 @@ from trickrules.engine.rng import chosen_size, shuffled
 from trickrules.engine.scoring import deal_constants
 from trickrules.engine.sizes import stacked_size
 from trickrules.engine.state import State, set_cache
-from trickrules.errors import ArgumentError, IllegalActionError
+from trickrules.errors import ArgumentError, IllegalActionError, shown
 from trickrules.spec.formula import MAX_MAGNITUDE, to_int
 
 if TYPE_CHECKING:
@@ -68,6 +68,7 @@ __all__ = [
     "DealView",
     "Dealing",
     "Stacked",
+    "check_draws",
     "deal_draws",
     "dealing",
     "stacked_masks",
@@ -144,6 +145,19 @@ def deal_draws(game: GameLike, number: int) -> list[tuple[Draw, tuple[int, ...]]
         if values:
             out.append((draw, values))
     return out
+
+
+def check_draws(game: GameLike, number: int, draws: object, where: str) -> None:
+    """Refuse (:class:`ArgumentError` naming ``where``) draws that stacked deal ``number`` may not have.
+
+    ``draws`` are (verb, value) pairs of the deal's draws other than the hand size (the hands give it).
+    """
+    allowed = {d.verb: values for d, values in deal_draws(game, number) if d is not SIZE}
+    if not isinstance(draws, tuple):
+        raise ArgumentError(f"{where}: draws must be (verb, value) pairs, found {shown(draws)}.")
+    for pair in draws:
+        if type(pair) is not tuple or len(pair) != 2 or pair[0] not in allowed or pair[1] not in allowed[pair[0]]:
+            raise ArgumentError(f"{where}: {shown(pair)} is not a draw this deal may have.")
 
 
 def _seeded_draws(game: GameLike, seed: int, number: int, shuffle_no: int) -> tuple[tuple[str, int], ...]:
@@ -395,10 +409,10 @@ def start_deal(
         if misdeal:
             events.append((DEALER, Misdealt(number, dealer, misdeal)))
             return start_deal(prev, number, shuffle_no + 1, dealer, match, events, fresh=False)
-        given = dict(stack.draws)
-        seeded = _seeded_draws(game, match.seed, number, shuffle_no)
-        drawn = tuple((v, given.get(v, x)) for v, x in seeded if v != SIZE.verb)
+        check_draws(game, number, stack.draws, f"the stacked deal {number}")
         size = len(stack.hands[0])
+        given = {**dict(stack.draws), SIZE.verb: size}  # the hands give the size; the seed what the stack does not
+        drawn = tuple((v, given.get(v, x)) for v, x in _seeded_draws(game, match.seed, number, shuffle_no))
         return _dealt(prev, number, shuffle_no, dealer, match, events, hands, turned_card, size, drawn)
     if match.by_caller:
         history = Step(prev.history, tuple(events)) if events else prev.history

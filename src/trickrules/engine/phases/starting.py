@@ -14,9 +14,8 @@ from trickrules.engine.phases.deal import (
     MAX_START,
     MAX_START_TEXT,
     SEED_BITS,
-    SIZE,
     Dealing,
-    deal_draws,
+    check_draws,
     stacked_masks,
     start_deal,
 )
@@ -146,10 +145,9 @@ def _stack(game: GameLike, given: object, number: int, dealer: int) -> Stacked:
         _, t, _ = stacked_masks(game, codes, dealer, turned or None, number)
     except ArgumentError as exc:
         raise ArgumentError(f"{where}: {exc}") from None
-    allowed = {d.verb: values for d, values in deal_draws(game, number) if d is not SIZE}
-    for verb, value in draws:
-        if verb not in allowed or value not in allowed[verb]:
-            raise ArgumentError(f"{where}: {shown(verb)} {shown(value)} is not a draw this deal may have.")
+    if isinstance(draws, Mapping):  # {"direction": 2} reads as (("direction", 2),)
+        draws = tuple(draws.items())
+    check_draws(game, number, draws, where)
     return Stacked(codes, game.cards.codes[t] if t is not None else "", tuple(draws))
 
 
