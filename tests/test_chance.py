@@ -379,3 +379,25 @@ def test_any_chance_choices_conserve_the_deck_and_replay(
             assert not played & mask
             played |= mask
     assert replay(EventLog.from_state(final).to_json(), game, partial=True) == final
+
+
+def test_a_log_taken_at_a_deals_first_chance_step_replays_to_it() -> None:
+    """Replayed from the seed, the step that ends a deal goes on to deal; a log cut before the deal rests there."""
+    game = trickrules.load("cuatrola")
+    state = game.new_match(seed=3, chance="caller")
+    assert replay(EventLog.from_state(state).to_json(), game, partial=True) == state
+    players = make_bots(game, "random", seed=1)
+    while state.match.deals_done < 2:
+        if state.is_chance:
+            state = state.apply(state.chance_outcomes()[-1][0])  # never the seed's deal
+        else:
+            seat = state.chooser
+            assert seat is not None
+            state = state.apply(players[seat].choose(View.from_state(state, seat)))
+    assert state.is_chance
+    text = EventLog.from_state(state).to_json()
+    again = replay(text, game, partial=True)
+    assert again == state
+    assert again.is_chance
+    with pytest.raises(LogIntegrityError, match="incomplete"):
+        replay(text, game)
