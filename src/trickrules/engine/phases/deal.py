@@ -183,9 +183,9 @@ def _card_count(game: GameLike, size: int) -> int:
 
 
 def _outcomes(state: State) -> tuple[tuple[Action, Fraction], ...]:
-    found = state._cache
+    found: tuple[tuple[Action, Fraction], ...] | None = state._cache  # the outcomes, worked out once per state
     if found is not None:
-        return found  # type: ignore[no-any-return]
+        return found
     game = state.game
     record = dealing(state.deal)
     draws = deal_draws(game, state.deal.number)
