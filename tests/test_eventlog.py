@@ -250,7 +250,7 @@ def test_schema_has_exactly_the_event_types_and_fields_of_the_event_classes() ->
 def test_schema_header_has_exactly_the_fields_of_the_header() -> None:
     header = SCHEMA["$defs"]["header"]
     assert set(header["properties"]) == {a.name for a in attrs.fields(LogHeader)}
-    assert set(header["required"]) == set(header["properties"]) - {"seat", "events", "mac", "spec"}
+    assert set(header["required"]) == set(header["properties"]) - {"seat", "events", "mac", "spec", "deals", "chosen"}
     assert header["additionalProperties"] is False
 
 
@@ -780,8 +780,15 @@ def test_a_truncated_log_is_reported_incomplete(where: str) -> None:
     assert err.seq == kept  # the first missing sequence number
     if at_step_boundary:
         assert replay(text, partial=True) == match.at(kept)
+    elif where in ("header only", "between the scoring and the next deal"):
+        # Just before a deal is dealt, a log is one of a match whose caller chooses the chance outcomes
+        # (new_match(chance="caller")), resting at the deal's first chance step: a partial replay gives that state.
+        resting = replay(text, partial=True)
+        assert resting.is_chance
+        assert resting.entries() == match.final.entries()[:kept]
+        assert EventLog.from_state(resting).to_json() == text
     else:
-        # A cut inside a step cannot be a log of any state, even a partial one.
+        # A cut inside any other step cannot be a log of any state, even a partial one.
         assert cut_short(text, partial=True).seq == kept
 
 

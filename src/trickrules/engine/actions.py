@@ -14,30 +14,50 @@
 ``announce N`` make an announcement before the first lead (``announce vole``)
 ``discard C``  discard a card face down after taking up the turned card
 ``alone``      play alone, one's partner sitting out (made trumps)
+``deal CARD``  chance: the next card dealt is ``CARD``
+``size N``     chance: the deal's hand size is ``N`` (a size drawn at random)
+``direction N`` chance: passed cards go ``N`` seats on (a direction drawn at random)
 =============  ===========================================================
+
+The last three are chance outcomes (``state.chance_outcomes()``), not a
+seat's: they are applied at a chance step of a match started with
+``chance="caller"``.
 """
 
 from __future__ import annotations
+
+import enum
 
 from attrs import Attribute, field, frozen
 
 from trickrules.errors import ArgumentError, IllegalActionError
 from trickrules.spec.sealed import Sealed
 
-__all__ = ["VERBS", "Action", "forget_verb", "register_verb"]
+__all__ = ["VERBS", "Action", "Verb", "forget_verb", "register_verb"]
 
 #: The verbs of the action language, and whether each takes an argument.
+class Verb(enum.StrEnum):
+    """The built-in verbs of the action language (an action's ``verb`` equals one of these, or a registered verb)."""
+
+    PASS = "pass"
+    BID = "bid"
+    TRUMP = "trump"
+    CALL = "call"
+    GIVE = "give"
+    PLAY = "play"
+    DECLARE = "declare"
+    ANNOUNCE = "announce"
+    DISCARD = "discard"
+    ALONE = "alone"
+    # Chance outcomes, at a chance step (no seat decides them).
+    DEAL = "deal"
+    SIZE = "size"
+    DIRECTION = "direction"
+
+
+#: The verbs of the action language (the built-in ones and any registered), and whether each takes an argument.
 VERBS: dict[str, bool] = {
-    "pass": False,
-    "bid": True,
-    "trump": True,
-    "call": True,
-    "give": True,
-    "play": True,
-    "declare": True,
-    "announce": True,
-    "discard": True,
-    "alone": False,
+    verb.value: verb not in (Verb.PASS, Verb.ALONE) for verb in Verb
 }
 
 #: The verbs every game knows.

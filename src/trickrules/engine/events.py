@@ -480,9 +480,13 @@ def forget_event(cls: type[MechanismEvent]) -> None:
         _ACTION_TAGS.discard(cls.TAG)
 
 
+#: The key of an event's tag in its JSON form.
+_TAG_KEY = "type"
+
+
 def event_to_data(event: Event) -> dict[str, Any]:
     """An event as a JSON-ready dict with its ``"type"`` tag first."""
-    data: dict[str, Any] = {"type": event.TAG}
+    data: dict[str, Any] = {_TAG_KEY: event.TAG}
     data.update(converter.unstructure(event))
     return data
 
@@ -491,11 +495,11 @@ def event_from_data(data: object) -> Event:
     """Read an event from a JSON-ready dict; :class:`LogFormatError` if malformed."""
     if not isinstance(data, dict):
         raise LogFormatError(f"an event must be a JSON object, found {type(data).__name__}")
-    tag = data.get("type")
+    tag = data.get(_TAG_KEY)
     cls = EVENT_TYPES.get(tag) if isinstance(tag, str) else None
     if cls is None:
         raise LogFormatError(f"unknown event type {tag!r}")
-    body = {k: v for k, v in data.items() if k != "type"}
+    body = {k: v for k, v in data.items() if k != _TAG_KEY}
     try:
         event: Event = converter.structure(body, cls)
     except Exception as exc:

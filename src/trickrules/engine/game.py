@@ -17,8 +17,8 @@ from trickrules.compile.tables import Tables, compile_tables
 from trickrules.engine.actions import Action
 from trickrules.engine.mechanism import Events, Mechanism
 from trickrules.engine.phases import game_mechanisms
-from trickrules.engine.phases.deal import new_match
-from trickrules.engine.records import DealInfo, Tally
+from trickrules.engine.phases.starting import new_match
+from trickrules.engine.records import DealInfo, Stacked, Tally
 from trickrules.engine.scoring import scoring_plan
 from trickrules.engine.shared import SharedValues
 from trickrules.engine.state import State
@@ -164,8 +164,10 @@ class Game:
         turned: str | None = None,
         scores: Sequence[int] | None = None,
         pot: int = 0,
+        deals: Mapping[int, Sequence[Sequence[str]] | Stacked] | None = None,
+        chance: str = "seed",
     ) -> State:
-        """Start a match: the first deal is dealt from ``seed``, or stacked from ``hands``.
+        """Start a match: every deal is dealt from ``seed``, or stacked from ``hands`` and ``deals``.
 
         ``seed`` is an integer from 0 to 2**128 - 1; every deal of the match
         follows from it, so anyone who knows it knows every hand. Without one,
@@ -175,10 +177,32 @@ class Game:
         from the seed. Where the trump is a turned card, the last card of the
         dealer's list is the one turned unless ``turned`` names it. ``scores``
         (one per seat) and ``pot`` start the match from given totals, as when
-        resuming a match or testing its end. Bad arguments raise
-        :class:`~trickrules.errors.ArgumentError`.
+        resuming a match or testing its end.
+
+        ``deals`` stacks later deals too: deal number -> its hands (card codes
+        per seat), or a :class:`~trickrules.engine.records.Stacked` that also
+        names the turned card and other draws (``Stacked(hands, "AS",
+        (("direction", 2),))``). Each is the deal's first dealing; a redeal, or
+        a misdeal (hands of the wrong sizes), deals again from the seed.
+
+        ``chance="caller"`` has the caller choose the chance outcomes: every
+        deal that is not stacked stops at chance steps (``state.is_chance``),
+        whose outcomes ``state.chance_outcomes()`` lists and ``state.apply``
+        takes; ``state.seeded_outcome()`` is the one the seed picks. With
+        ``chance="seed"`` (the default) the engine takes those itself. Bad
+        arguments raise :class:`~trickrules.errors.ArgumentError`.
         """
-        return new_match(self, seed=seed, dealer=dealer, hands=hands, turned=turned, scores=scores, pot=pot)
+        return new_match(
+            self,
+            seed=seed,
+            dealer=dealer,
+            hands=hands,
+            turned=turned,
+            scores=scores,
+            pot=pot,
+            deals=deals,
+            chance=chance,
+        )
 
     def __repr__(self) -> str:
         chosen = ", ".join(f"{k}={v}" for k, v in self.options.items() if v != self.spec.options[k].default)

@@ -21,7 +21,11 @@ is one module that builds one :class:`Mechanism`. It owns:
   (``after_trick``), a reaction to a watched card being played
   (``on_card``), a narrowing of the legal cards (``narrow``), facts for the
   scoring variables (``facts``), and who chooses for the seat to move
-  (``chooser``).
+  (``chooser``);
+- **chance**: what it draws at random for a deal before the cards are dealt
+  (``draw``, a :class:`Draw`, such as Hearts' pass direction), and, for the
+  mechanism whose phase a chance step is in (the dealing), the outcomes of
+  that step (``chance``) and the one the match's seed picks (``seeded``).
 
 The state knows nothing else of a phase: it looks up the mechanism of its
 phase in its game and asks it. :func:`register` adds a mechanism written
@@ -32,6 +36,7 @@ anywhere (outside ``src/`` too); a spec uses it by naming its section
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -52,6 +57,7 @@ if TYPE_CHECKING:
 __all__ = [
     "OVER",
     "PASS",
+    "Draw",
     "Events",
     "Mechanism",
     "Replay",
@@ -74,6 +80,27 @@ Reveal = Callable[[Any, int], Event]
 Replay = Callable[[Any, Any], Action]
 #: The events of a step so far.
 Events = tuple[tuple[Actor, Event], ...]
+
+
+@frozen(weakref_slot=False, eq=False)
+class Draw(Sealed):
+    """Something a mechanism draws at random for a deal before its cards are dealt (a chance outcome of its own).
+
+    The dealing asks every mechanism's draw in turn, before the cards: each
+    is a chance step whose outcomes are ``VERB VALUE`` actions, one per value,
+    with the probability of its share of ``values`` (each entry is equally
+    likely). The seed picks entry ``seeded(seed, shuffle_no, len(values))``.
+    The value drawn is kept in the dealing record
+    (:attr:`trickrules.engine.phases.deal.Dealing.drawn`, by verb), where the
+    mechanism's ``start`` reads it.
+    """
+
+    #: The verb of the outcomes (registered in :data:`~trickrules.engine.actions.VERBS`, taking an argument).
+    verb: str
+    #: (game, deal number) -> the values, each entry equally likely; ``()`` where this deal draws nothing.
+    values: Callable[[GameLike, int], tuple[int, ...]]
+    #: (seed, shuffle number, count) -> the index of the entry the match's seed picks.
+    seeded: Callable[[int, int, int], int]
 
 
 @frozen(weakref_slot=False, eq=False)
@@ -122,6 +149,12 @@ class Mechanism(Sealed):
     chooser: Callable[[State], int | None] | None = None
     #: Messages of the reasons ``narrow`` gives (reason code -> what the refusal says).
     reasons: Mapping[str, str] = MappingProxyType({})
+    #: What this mechanism draws at random for a deal before the cards are dealt, if anything.
+    draw: Draw | None = None
+    #: (state at a chance step of this phase) -> its outcomes, each with its exact probability (they sum to 1).
+    chance: Callable[[State], tuple[tuple[Action, Fraction], ...]] | None = None
+    #: (state at a chance step of this phase) -> the outcome the match's seed picks there.
+    seeded: Callable[[State], Action] | None = None
 
 
 def listed(
@@ -175,7 +208,9 @@ def not_legal(state: State, action: Action) -> str:
 
 def seat_views(state: State, seat: int) -> tuple[tuple[str, Any], ...]:
     """What ``seat`` sees of each mechanism of the state's game: (phase, view value), in the order of the records."""
-    return tuple((m.phase, m.view(state, seat)) for m in state.game._parts if m.view is not None)
+    # At a chance step only the dealing has started; the other mechanisms' records (and views) come with the deal.
+    started = state.game._parts[: len(state.deal.parts)]
+    return tuple((m.phase, m.view(state, seat)) for m in started if m.view is not None)
 
 
 def _passed(event: Passed, game: Any) -> Action:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from operator import attrgetter
 from typing import Any, NamedTuple, TypeVar
 
-from attrs import fields, frozen
+from attrs import field, fields, frozen
 
 from trickrules.compile.sequence import Phase
 from trickrules.engine.events import Event
@@ -26,6 +26,7 @@ __all__ = [
     "MatchInfo",
     "Phase",
     "Revoke",
+    "Stacked",
     "Step",
     "Tally",
     "evolve",
@@ -100,6 +101,23 @@ class Tally:
 
 
 @frozen(weakref_slot=False)
+class Stacked:
+    """A deal given rather than drawn from the seed: its hands, its turned card, and what else chance drew.
+
+    Given to ``new_match(deals=...)``, or recorded where the outcomes a caller
+    chose at chance steps dealt something other than the seed would.
+    """
+
+    #: Card codes per seat.
+    hands: tuple[tuple[str, ...], ...]
+    #: The card turned face up (``""``: none, or the default one: the last of the dealer's list, or the
+    #: first card of the stock in deck order).
+    turned: str = ""
+    #: The other chance draws of the deal (a pass direction), by verb, where they are not the seed's.
+    draws: tuple[tuple[str, int], ...] = ()
+
+
+@frozen(weakref_slot=False)
 class MatchInfo:
     """What carries over from deal to deal: scores, the pot, the seed."""
 
@@ -117,6 +135,13 @@ class MatchInfo:
     start_pot: int = 0
     #: Per counter of ``scoring.counters`` (in the spec's order), its value per seat (partners alike).
     counters: tuple[tuple[int, ...], ...] = ()
+    #: Later deals given to ``new_match(deals=...)``, by deal number (each for the deal's first dealing).
+    stacks: tuple[tuple[int, Stacked], ...] = ()
+    #: Deals whose chance outcomes the caller chose other than the seed would, by shuffle number.
+    chosen: tuple[tuple[int, Stacked], ...] = ()
+    #: Whether the caller chooses the chance outcomes (``new_match(chance="caller")``), so chance steps rest.
+    #: How the match is driven, not what happened in it: not compared (a replay of its log equals it).
+    by_caller: bool = field(default=False, eq=False)
 
 
 _FIELDS: dict[type, tuple[dict[str, int], attrgetter[Any]]] = {}

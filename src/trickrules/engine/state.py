@@ -8,11 +8,19 @@ that made the state.
 The state itself only dispatches: the phase it is in names a mechanism
 (:mod:`trickrules.engine.mechanism`) that says which actions are legal and what
 applying one gives. It knows no mechanism by name.
+
+A state can be at a **chance step** (:attr:`State.is_chance`): nobody is to
+move, and the next step is one of :meth:`State.chance_outcomes`, applied
+with :meth:`State.apply` like an action. Only a match started with
+``chance="caller"`` rests at one; otherwise the seed resolves them inside
+the engine. The mechanism of the state's phase lists the outcomes (its
+``chance`` hook).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Protocol
 
 from attrs import field, frozen
@@ -25,7 +33,7 @@ from trickrules.engine.actions import Action
 from trickrules.engine.events import Event
 from trickrules.engine.records import Actor, DealInfo, MatchInfo, Phase, Step, Tally
 from trickrules.engine.shared import SharedValues
-from trickrules.errors import IllegalActionError
+from trickrules.errors import ArgumentError, IllegalActionError
 from trickrules.spec.model import Spec
 
 if TYPE_CHECKING:
@@ -106,6 +114,8 @@ class GameLike(Protocol):
         turned: str | None = ...,
         scores: Sequence[int] | None = ...,
         pot: int = ...,
+        deals: Mapping[int, Any] | None = ...,
+        chance: str = ...,
     ) -> State:
         """Start a match."""
 
@@ -135,8 +145,8 @@ class State:
     game: GameLike
     #: The phase: a :class:`~trickrules.engine.records.Phase`, or the name of a registered mechanism.
     phase: str
-    #: The seat whose turn it is (whose card is played in the play), or ``None`` when the match is over.
-    #: :attr:`chooser` is the seat that decides.
+    #: The seat whose turn it is (whose card is played in the play), or ``None`` when the match is over
+    #: or the state is at a chance step. :attr:`chooser` is the seat that decides.
     to_move: int | None
     #: Every seat's hand as a bit mask of cards (``game.cards.codes`` gives their codes).
     hands: tuple[int, ...]
@@ -160,12 +170,44 @@ class State:
         return self.phase is Phase.OVER
 
     @property
+    def is_chance(self) -> bool:
+        """Whether the next step is chance's (a card dealt, a hand size or a pass direction drawn), not a seat's.
+
+        Only a match started with ``chance="caller"`` rests at such a step:
+        :meth:`chance_outcomes` lists what may happen, and :meth:`apply` takes
+        the one chosen. Nobody is to move (:attr:`to_move` and :attr:`chooser`
+        are ``None``).
+        """
+        return self.to_move is None and self.phase is not Phase.OVER
+
+    def chance_outcomes(self) -> tuple[tuple[Action, Fraction], ...]:
+        """The outcomes of this chance step, each with its exact probability (they sum to 1); empty elsewhere."""
+        if not self.is_chance:
+            return ()
+        chance = self.game._mechanisms[self.phase].chance
+        outcomes: tuple[tuple[Action, Fraction], ...] = () if chance is None else chance(self)
+        return outcomes
+
+    def seeded_outcome(self) -> Action:
+        """The outcome of this chance step that the match's seed picks (what ``chance="seed"`` would apply).
+
+        :class:`~trickrules.errors.ArgumentError` if the state is not at a chance step.
+        """
+        seeded = self.game._mechanisms[self.phase].seeded if self.is_chance else None
+        if seeded is None:
+            raise ArgumentError(f"the state is not at a chance step (phase {self.phase}, seat {self.to_move} to move).")
+        picked: Action = seeded(self)
+        return picked
+
+    @property
     def chooser(self) -> int | None:
         """The seat that decides the next action: :attr:`to_move`, unless a mechanism has another seat choose for it.
 
         (As the declarer plays the cards of an exposed partner's hand: the card
         comes from ``to_move``'s hand, and ``chooser`` picks it.)
         """
+        if self.to_move is None:  # over, or chance's step
+            return None
         for chooser in self.game._choosers:
             seat = chooser(self)
             if seat is not None:
@@ -175,10 +217,11 @@ class State:
     def part(self, phase: str) -> Any:
         """The record the mechanism of ``phase`` keeps in this deal (``None`` if the game has no such mechanism).
 
-        Each mechanism module has a typed reader of its own record; this is the generic one.
+        Each mechanism module has a typed reader of its own record; this is the generic one. While a
+        deal is being dealt at chance steps, only the dealing has a record (the others start once it is dealt).
         """
         slot = self.game._slot.get(phase)
-        return None if slot is None else self.deal.parts[slot]
+        return None if slot is None or slot >= len(self.deal.parts) else self.deal.parts[slot]
 
     @property
     def scoreboard(self) -> dict[int, int]:
@@ -284,7 +327,7 @@ class State:
             "pot": self.match.pot,
         }
         pictured = {a.name for a in attrs_fields(svg.Table)} - set(table)
-        for mechanism in game._parts:
+        for mechanism in game._parts[: len(d.parts)]:  # at a chance step, only the dealing has started
             if mechanism.view is not None:
                 seen = mechanism.view(self, d.partner if d.partner is not None else 0)
                 for a in attrs_fields(type(seen)) if seen is not None else ():
@@ -306,7 +349,11 @@ class State:
     # -- acting ----------------------------------------------------------------------
 
     def legal_actions(self) -> tuple[Action, ...]:
-        """The legal actions of the seat to move, in a stable order (empty when over)."""
+        """The legal actions of the seat to move, in a stable order (empty when over).
+
+        At a chance step, the chance outcomes (as OpenSpiel lists them): the
+        actions of :meth:`chance_outcomes`, in the same order.
+        """
         return self.game._legal[self.phase](self)
 
     def is_legal(self, action: Action | str) -> bool:
@@ -318,7 +365,7 @@ class State:
         return True
 
     def apply(self, action: Action | str) -> State:
-        """The state after the player to move takes ``action``.
+        """The state after the player to move takes ``action`` (at a chance step: after that outcome).
 
         Raises :class:`~trickrules.errors.IllegalActionError` naming the rule
         that forbids it; the state is unchanged either way.

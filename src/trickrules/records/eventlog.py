@@ -90,6 +90,8 @@ class EventLog:
             turned=m.stacked_turned,
             scores=m.start_scores,
             pot=m.start_pot,
+            deals=m.stacks,
+            chosen=m.chosen,
         )
         entries = tuple(
             LogEntry(n, actor if isinstance(actor, int) else "dealer", ev)
@@ -192,8 +194,17 @@ class EventLog:
             seats = f"a seat from 0 to {players - 1}" if players is not None else "a seat number (0 or more)"
             raise ArgumentError(f"seat must be {seats}, found {show(seat)}.")
         entries = [evolve(e, event=redact(e.event, seat), mac=None) for e in self.entries]
-        hands = tuple(h if s == seat else (HIDDEN,) * len(h) for s, h in enumerate(self.header.hands))
-        header = evolve(self.header, seed=None, hands=hands, seat=seat, events=None, mac=None)
+
+        def seen(hands: tuple[tuple[str, ...], ...]) -> tuple[tuple[str, ...], ...]:
+            return tuple(h if s == seat else (HIDDEN,) * len(h) for s, h in enumerate(hands))
+
+        # Stacked deals not dealt yet stay out: the seat would know its hands to come.
+        reached = max((e.event.deal for e in self.entries if isinstance(e.event, Dealt)), default=-1)
+        deals = tuple((k, evolve(x, hands=seen(x.hands))) for k, x in self.header.deals if k <= reached)
+        chosen = tuple((k, evolve(x, hands=seen(x.hands))) for k, x in self.header.chosen)
+        header = evolve(
+            self.header, seed=None, hands=seen(self.header.hands), deals=deals, chosen=chosen, seat=seat, events=None
+        )
         return EventLog(header, tuple(entries))
 
 

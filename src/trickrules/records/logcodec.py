@@ -26,6 +26,7 @@ from typing import Any
 from attrs import evolve, frozen
 
 from trickrules.engine.events import Event, event_from_data, event_to_data
+from trickrules.engine.records import Stacked
 from trickrules.engine.rng import RNG_VERSION
 from trickrules.errors import ArgumentError, LogFormatError, LogIntegrityError
 from trickrules.records.strictjson import read_json, show
@@ -91,6 +92,10 @@ class LogHeader:
     mac: str | None = None
     #: The file name of the spec the match was played from, or ``""`` for the bundled game ``game`` names.
     spec: str = ""
+    #: Later deals stacked with ``new_match(deals=...)``, by deal number (written only where there are some).
+    deals: tuple[tuple[int, Stacked], ...] = ()
+    #: Deals whose chance outcomes the caller chose other than the seed would, by shuffle number (likewise).
+    chosen: tuple[tuple[int, Stacked], ...] = ()
 
 
 @frozen
@@ -119,6 +124,9 @@ def header_data(h: LogHeader) -> dict[str, Any]:
         "dealer": h.dealer,
         "hands": [list(x) for x in h.hands],
         "turned": h.turned,
+        # Optional (version 2 logs without them stay valid, and a purely seeded match's log is unchanged).
+        **({"deals": _stacks_out(h.deals, "deal")} if h.deals else {}),
+        **({"chosen": _stacks_out(h.chosen, "shuffle")} if h.chosen else {}),
         "scores": [total_out(x) for x in h.scores],
         "pot": total_out(h.pot),
         "rng": h.rng,
@@ -130,6 +138,40 @@ def header_data(h: LogHeader) -> dict[str, Any]:
     if h.mac is not None:
         data["mac"] = h.mac
     return data
+
+
+def _stacks_out(stacks: tuple[tuple[int, Stacked], ...], key: str) -> list[dict[str, Any]]:
+    """Stacked deals as the header writes them: ``{KEY: n, "hands": [...]}``, with ``turned`` and ``draws`` if any."""
+    out = []
+    for number, stack in stacks:
+        item: dict[str, Any] = {key: number, "hands": [list(x) for x in stack.hands]}
+        if stack.turned:
+            item["turned"] = stack.turned
+        if stack.draws:
+            item["draws"] = dict(stack.draws)
+        out.append(item)
+    return out
+
+
+def _stacks_in(value: object, key: str, where: str) -> list[Any]:
+    """The header's ``deals`` or ``chosen`` as the converter reads a tuple of (number, Stacked) pairs."""
+    if not isinstance(value, list):
+        raise LogFormatError(f"{where}: expected a list, found {show(value)}")
+    out: list[Any] = []
+    for n, item in enumerate(value):
+        fields = {key, "hands", "turned", "draws"}
+        if not isinstance(item, dict) or not {key, "hands"} <= set(item) <= fields:
+            raise LogFormatError(
+                f"{where}[{n}]: expected an object of {key!r} and 'hands' (and 'turned', 'draws'), found {show(item)}"
+            )
+        number, draws = item[key], item.get("draws", {})
+        if type(number) is not int or number < 0:
+            raise LogFormatError(f"{where}[{n}].{key}: expected a number from 0, found {show(number)}")
+        if not isinstance(draws, dict):
+            raise LogFormatError(f"{where}[{n}].draws: expected an object, found {show(draws)}")
+        stack = {"hands": item["hands"], "turned": item.get("turned", ""), "draws": [[k, v] for k, v in draws.items()]}
+        out.append([number, stack])
+    return out
 
 
 def entry_data(entry: LogEntry) -> dict[str, Any]:
@@ -156,6 +198,9 @@ def header_of(data: Any, where: str = "line 1") -> LogHeader:
     options = body.get("options")
     if isinstance(options, dict):
         body["options"] = [[k, v] for k, v in options.items()]
+    for name, key in (("deals", "deal"), ("chosen", "shuffle")):
+        if name in body:
+            body[name] = _stacks_in(body[name], key, f"{where}: {name}")
     try:
         header: LogHeader = converter.structure(body, LogHeader)
     except Exception as exc:

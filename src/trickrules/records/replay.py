@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from functools import partial as partial_call
 
 from trickrules.engine.actions import Action
 from trickrules.engine.events import Event, event_to_data, records_action
 from trickrules.engine.game import Game, load
 from trickrules.engine.phases import action_of as phase_action_of
+from trickrules.engine.phases.starting import new_match
+from trickrules.engine.records import evolve
 from trickrules.engine.rng import RNG_VERSION
 from trickrules.engine.state import GameLike, State
 from trickrules.errors import ArgumentError, LogIntegrityError, SpecError, TrickrulesError
@@ -72,18 +75,25 @@ def replay_file(
     return _replay(header, entries, game, partial, key)
 
 
-def first_state(game: GameLike, h: LogHeader) -> State:
-    """The match's first state as a log's header gives it: its seed, first dealer, stacked hands and totals.
+def first_state(game: GameLike, h: LogHeader, chance: str = "seed") -> State:
+    """The match's first state as a log's header gives it: its seed, first dealer, stacked deals and totals.
 
-    ``ValueError`` (from ``new_match``) if the header's values do not fit the game.
+    The deals stacked with ``deals=`` and those whose chance outcomes the
+    caller chose (``chosen``) are dealt as the header gives them; every other
+    chance outcome is the seed's. ``ValueError`` (from ``new_match``) if the
+    header's values do not fit the game. ``chance`` is ``new_match``'s.
     """
-    return game.new_match(
+    return new_match(
+        game,
         seed=h.seed,
         dealer=h.dealer,
         hands=h.hands or None,
         turned=h.turned or None,
         scores=h.scores or None,
         pot=h.pot,
+        deals=dict(h.deals) if h.deals else None,
+        chance=chance,
+        chosen=h.chosen,
     )
 
 
@@ -174,7 +184,8 @@ def _replay(
     except ValueError as exc:
         raise LogIntegrityError(f"header: {exc}") from None
     feed = _Feed(entries, verifier)
-    _match_derived(state.last, feed)
+    start = state
+    state = _derived_or_chance(state.last, feed, None, partial, lambda: first_state(game, h, chance="caller")) or start
     while (e := feed.next()) is not None:
         i = feed.taken - 1
         if not records_action(e.event.TAG) or not isinstance(e.actor, int):
@@ -185,18 +196,57 @@ def _replay(
             raise LogIntegrityError(f"event {i}: the match was already over", seq=i)
         if e.actor != state.chooser:
             raise LogIntegrityError(f"event {i}: seat {e.actor} acted, but it was seat {state.chooser}'s turn", seq=i)
+        before, action = state, action_of(game, e.event)
         try:
-            state = state.apply(action_of(game, e.event))
+            state = before.apply(action)
         except TrickrulesError as exc:
             # Illegal here, or a value the rules cannot take (a formula out of range): the log is wrong.
             raise LogIntegrityError(f"event {i}: {exc}", seq=i) from None
-        _match_derived(state.last, feed, e)
+        state = _derived_or_chance(state.last, feed, e, partial, partial_call(_again, before, action)) or state
     total = feed.taken
     if not partial and not state.is_terminal:
         raise LogIntegrityError(
             f"incomplete: the log ends after event {total - 1} but the match is not over", seq=total, incomplete=True
         )
     return state
+
+
+def _derived_or_chance(
+    produced: tuple[tuple[object, Event], ...],
+    feed: _Feed,
+    taken: LogEntry | None,
+    partial: bool,
+    by_caller: Callable[[], State],
+) -> State | None:
+    """Check a step's events (:func:`_match_derived`); where a partial log ends inside it, at a chance step, that state.
+
+    A log taken from a match whose caller chooses the chance outcomes may end
+    at a chance step: after the events of the step that led there (the last
+    trick, the scoring), before the next ``dealt``. Replayed from the seed,
+    that step goes on to deal; so where a partial log ends inside it, the
+    step is taken again with the caller choosing (``by_caller()``), and if
+    it stops at a chance step after exactly the events the log holds, that
+    is the state the log ends at.
+    """
+    first = feed.taken - (1 if taken is not None else 0)
+    try:
+        _match_derived(produced, feed, taken)
+    except LogIntegrityError as exc:
+        if not (partial and exc.incomplete):
+            raise
+        resting = by_caller()
+        if not resting.is_chance or resting.last != produced[: feed.taken - first]:
+            raise
+        return resting
+    return None
+
+
+def _again(state: State, action: Action) -> State:
+    """``action`` applied to ``state`` in a match whose caller chooses the chance outcomes."""
+    match = evolve(state.match, by_caller=True)
+    s = state
+    caller = State(s.game, s.phase, s.to_move, s.hands, s.trick, s.leader, s.deal, s.tally, match, s.history)
+    return caller.apply(action)
 
 
 def _match_derived(produced: tuple[tuple[object, Event], ...], feed: _Feed, taken: LogEntry | None = None) -> None:

@@ -221,8 +221,12 @@ def _inconsistencies(view: View) -> list[str]:
             out.append(f"{name}: expected one value per seat ({players}), found {len(getattr(view, name))}")
     if view.phase not in _PHASES:
         out.append(f"phase: expected one of {', '.join(sorted(_PHASES))}, found {show(view.phase)}")
-    elif (view.phase == Phase.OVER) != (view.to_move is None):
+    elif (view.phase == Phase.OVER and view.to_move is not None) or (
+        view.to_move is None and view.phase not in (Phase.OVER, Phase.DEAL)  # nobody moves at a chance step
+    ):
         out.append(f"to_move: {view.to_move} in the {view.phase} phase")
+    if view.to_move is None and view.chooser is not None:
+        out.append(f"chooser: seat {view.chooser} decides, but nobody is to move")
     if 0 <= view.seat < players and len(view.hand) != view.hand_sizes[view.seat]:
         out.append(f"hand: {len(view.hand)} cards, but hand_sizes[{view.seat}] is {view.hand_sizes[view.seat]}")
     if view.legal and view.chooser != view.seat:

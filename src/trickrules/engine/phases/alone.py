@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from attrs import frozen
 
-from trickrules.engine.actions import Action
+from trickrules.engine.actions import Action, Verb
 from trickrules.engine.events import Event, Passed, WentAlone, shared
 from trickrules.engine.loop import advance
 from trickrules.engine.mechanism import PASS, Mechanism, listed
@@ -89,7 +89,7 @@ def _step(state: State, action: Action) -> State:
     d = state.deal
     record = _record(game, d)
     events: list[tuple[Actor, Event]]
-    if action.verb == "alone":
+    if action.verb == Verb.ALONE:
         partners = [s for s in game.rules.teams[game._tables.team_of[seat]] if s != seat]
         out = d.seats_out
         for s in partners:
@@ -99,7 +99,7 @@ def _step(state: State, action: Action) -> State:
     else:
         events = [(seat, shared(Passed, seat, Phase.ALONE.value))]
     # A defender who goes alone ends the asking; otherwise the next seat is asked.
-    done = action.verb == "alone" and seat != d.declarer
+    done = action.verb == Verb.ALONE and seat != d.declarer
     d = with_part(d, game._slot[_PHASE], Alone(record.asked + 1, done))
     return advance(state, d, events)
 

@@ -17,7 +17,7 @@ from attrs import frozen
 
 from trickrules.compile.modes import AnnouncedBy, ContractSide, LateAnswer, LateRefusal
 from trickrules.compile.rules import LateAnnouncement
-from trickrules.engine.actions import Action
+from trickrules.engine.actions import Action, Verb
 from trickrules.engine.events import Announced, Event, PartnerRevealed, Passed, shared
 from trickrules.engine.loop import advance, moved
 from trickrules.engine.mechanism import PASS, Events, Mechanism, listed
@@ -186,7 +186,7 @@ def _step_late(state: State, action: Action) -> State:
     answer = _late_answer(state, d)
     real_partner = d.partner is not None and d.partner != d.declarer
     events: list[tuple[Actor, Event]]
-    if action.verb == "pass":
+    if action.verb == Verb.PASS:
         events = [(seat, shared(Passed, seat, Phase.ANNOUNCE.value))]
         d = _with(game, d, late=None, declined=(*record.declined, late))
         if entry.refused is LateRefusal.ENDS_DEAL:
@@ -229,7 +229,7 @@ def _step(state: State, action: Action) -> State:
     seat = state.to_move
     assert seat is not None
     events: list[tuple[Actor, Event]]
-    if action.verb == "pass":
+    if action.verb == Verb.PASS:
         events = [(seat, shared(Passed, seat, Phase.ANNOUNCE.value))]
         d = _with(game, d, done=True)
     else:

@@ -18,7 +18,7 @@ from attrs import frozen
 
 from trickrules.compile.cards import NO_TRUMP
 from trickrules.compile.modes import AllPass, AuctionForm, ContractSide, TrumpChooser
-from trickrules.engine.actions import Action
+from trickrules.engine.actions import Action, Verb
 from trickrules.engine.events import AuctionWon, BidMade, Event, Redeal, shared
 from trickrules.engine.loop import advance
 from trickrules.engine.mechanism import PASS, Mechanism, listed, not_legal
@@ -112,7 +112,7 @@ def _offered(state: State) -> list[Action]:
 
 def _why(state: State, action: Action, actions: tuple[Action, ...]) -> str:
     what = not_legal(state, action)
-    if action.verb != "bid":
+    if action.verb != Verb.BID:
         return f"{what} (legal: {', '.join(str(a) for a in actions)})."
     game = state.game
     names = [c.name for c in game.rules.contracts]
@@ -142,7 +142,7 @@ def _step(state: State, action: Action) -> State:
     old: Auction = d.parts[slot]
     high, bidder, passed = old.high, old.bidder, old.passed
     said: tuple[tuple[Actor, Event], ...]
-    if action.verb == "pass":
+    if action.verb == Verb.PASS:
         said = game._shared.pass_events[seat]
         passed |= 1 << seat
     else:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from attrs import frozen
 
-from trickrules.engine.actions import Action
+from trickrules.engine.actions import Action, Verb
 from trickrules.engine.events import CardCalled, Event, PartnerRevealed, shared
 from trickrules.engine.loop import advance, moved
 from trickrules.engine.mechanism import Events, Mechanism, listed, not_legal
@@ -149,7 +149,7 @@ def _offered(state: State) -> list[Action]:
 
 
 def _why(state: State, action: Action, actions: tuple[Action, ...]) -> str:
-    if action.verb != "call":
+    if action.verb != Verb.CALL:
         return f"{not_legal(state, action)} (legal: {', '.join(str(a) for a in actions)})."
     return f"{not_legal(state, action)}: the cards that may be called are {', '.join(a.arg for a in actions)}."
 

@@ -1,8 +1,33 @@
-"""Dealing: the chance step that starts each deal, and starting a match.
+"""Dealing: the chance steps that start each deal, and starting a match.
 
-A deal is shuffled from the match's seed (or stacked from given hands for
-the first deal), the ante is paid where the spec asks for one, and the deal
-opens in the auction, the dealer's choice of trumps, or the play.
+A deal is dealt from the match's seed, or stacked from given hands (the
+first deal's with ``new_match(hands=...)``, any deal's with ``deals=``);
+the ante is paid where the spec asks for one, and the deal opens in the
+first phase of the game's sequence that is due.
+
+**Chance, step by step.** Dealing is a sequence of chance outcomes, as
+OpenSpiel deals: first what the rules draw at random for the deal other
+than cards, each a :class:`~trickrules.engine.mechanism.Draw` (the hand
+size, ``size N``, where ``deal.hand_size = "random"``; where passed cards go,
+``direction N``, where ``passing.order = "chance"``), then the cards one at
+a time, ``deal CARD``, every card not yet dealt equally likely. The ``k``-th
+card goes to the seat the packets give the ``k``-th position
+(``Tables.deal_seats``); where a card of the stock is turned, one more card
+after the hands is the one turned (where the dealer's last card is turned,
+it is the last card dealt). The seed picks each outcome: a draw's entry
+from its own stream (:mod:`trickrules.engine.rng`), and card ``k`` the
+``k``-th of the seed's shuffle (the first of its order not yet dealt, once
+the caller has dealt otherwise), so dealing step by step as the seed picks
+deals exactly what one shuffle does.
+
+With ``new_match(chance="seed")`` (the default) the engine takes the
+seed's outcomes itself and no state rests at a chance step, so seeded logs
+are what they always were. With ``chance="caller"`` every step rests
+(``state.is_chance``; ``state.chance_outcomes()``, ``state.seeded_outcome()``)
+until the caller applies an outcome. A deal so chosen that differs from the
+seed's is recorded (``MatchInfo.chosen``, by shuffle number; the log's
+header ``chosen``), so that its log replays; one equal to the seed's is not,
+so following the seed gives the seeded log byte for byte.
 
 What each seat sees: its own hand of the :class:`~trickrules.engine.events.Dealt`
 event; every other hand as ``"?"`` cards.
@@ -10,25 +35,25 @@ event; every other hand as ``"?"`` cards.
 
 from __future__ import annotations
 
-import secrets
-from collections.abc import Sequence
+from collections import Counter
+from fractions import Fraction
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from attrs import frozen
 
 from trickrules.compile.cards import NO_TRUMP
-from trickrules.compile.modes import AnteWhen, TrumpChooser, Unit
-from trickrules.engine.actions import Action
+from trickrules.compile.modes import AnteWhen, HandSizeOrder, TrumpChooser
+from trickrules.engine.actions import Action, Verb
 from trickrules.engine.evaluation import evaluate_in_deal
 from trickrules.engine.events import HIDDEN, POT, Dealt, Event, Misdealt, paid
 from trickrules.engine.loop import advance
-from trickrules.engine.mechanism import Mechanism
-from trickrules.engine.records import DEALER, Actor, DealInfo, MatchInfo, Phase, Tally, evolve
-from trickrules.engine.rng import shuffled
+from trickrules.engine.mechanism import Draw, Mechanism
+from trickrules.engine.records import DEALER, Actor, DealInfo, MatchInfo, Phase, Stacked, Step, Tally, evolve
+from trickrules.engine.rng import chosen_size, shuffled
 from trickrules.engine.scoring import deal_constants
-from trickrules.engine.sizes import hand_size, stacked_size
-from trickrules.engine.state import State
+from trickrules.engine.sizes import stacked_size
+from trickrules.engine.state import State, set_cache
 from trickrules.errors import ArgumentError, IllegalActionError, shown
 from trickrules.spec.formula import MAX_MAGNITUDE, to_int
 
@@ -40,10 +65,14 @@ __all__ = [
     "MAX_START_TEXT",
     "MECHANISM",
     "SEED_BITS",
+    "SIZE",
     "DealView",
     "Dealing",
+    "Stacked",
+    "check_draws",
+    "deal_draws",
     "dealing",
-    "new_match",
+    "stacked_masks",
     "start_deal",
 ]
 
@@ -62,12 +91,16 @@ SEED_BITS = 128
 
 @frozen(weakref_slot=False)
 class Dealing:
-    """The dealing mechanism's record of a deal: which shuffle of the match dealt it, and the card turned."""
+    """The dealing mechanism's record of a deal: which shuffle dealt it, the card turned, what was drawn."""
 
     #: Which shuffle of the match dealt it (a misdeal or a redeal takes the next one).
     shuffle: int
     #: The card turned face up (a trump indicator, or a card offered as trumps), if any.
     turned: int | None = None
+    #: What the rules drew for the deal other than cards (each :class:`Draw`'s verb and value), in order.
+    drawn: tuple[tuple[str, int], ...] = ()
+    #: While the deal is dealt at chance steps: the cards dealt so far, in order (``None`` once it is dealt).
+    cards: tuple[int, ...] | None = None
 
 
 @frozen(weakref_slot=False)
@@ -93,94 +126,199 @@ def _dealt_for(event: Dealt, seat: int) -> Dealt:
     return evolve(event, hands=hands)
 
 
+# -- what is drawn before the cards -------------------------------------------------------
+
+
+def _sizes(game: GameLike, number: int) -> tuple[int, ...]:
+    sizes = game.rules.bids.sizes
+    return sizes.sizes if sizes.order is HandSizeOrder.RANDOM else ()
+
+
+#: The hand size of a deal, where the spec draws it (``deal.hand_size = "random"``): ``size N``.
+SIZE = Draw("size", _sizes, chosen_size)
+
+
+def deal_draws(game: GameLike, number: int) -> list[tuple[Draw, tuple[int, ...]]]:
+    """What deal ``number`` draws before its cards: the hand size, then each mechanism's draw, with its values."""
+    out = []
+    for draw in (SIZE, *(m.draw for m in game._parts if m.draw is not None)):
+        values = draw.values(game, number)
+        if values:
+            out.append((draw, values))
+    return out
+
+
+def check_draws(game: GameLike, number: int, draws: object, where: str) -> None:
+    """Refuse (:class:`ArgumentError` naming ``where``) draws that stacked deal ``number`` may not have.
+
+    ``draws`` are (verb, value) pairs of the deal's draws other than the hand size (the hands give it).
+    """
+    allowed = {d.verb: values for d, values in deal_draws(game, number) if d is not SIZE}
+    if not isinstance(draws, tuple):
+        raise ArgumentError(f"{where}: draws must be (verb, value) pairs, found {shown(draws)}.")
+    for pair in draws:
+        if type(pair) is not tuple or len(pair) != 2 or pair[0] not in allowed or pair[1] not in allowed[pair[0]]:
+            raise ArgumentError(f"{where}: {shown(pair)} is not a draw this deal may have.")
+
+
+def _seeded_draws(game: GameLike, seed: int, number: int, shuffle_no: int) -> tuple[tuple[str, int], ...]:
+    """What the seed draws for the deal of shuffle ``shuffle_no`` before its cards, by verb."""
+    return tuple((d.verb, values[d.seeded(seed, shuffle_no, len(values))]) for d, values in deal_draws(game, number))
+
+
+def _size_of(game: GameLike, number: int, drawn: tuple[tuple[str, int], ...]) -> int:
+    """The hand size of deal ``number``: the one drawn, else the one the schedule gives."""
+    for verb, value in drawn:
+        if verb == SIZE.verb:
+            return value
+    sizes = game.rules.bids.sizes.sizes
+    return sizes[number % len(sizes)]
+
+
+# -- chance steps ----------------------------------------------------------------------------
+
+
+def _card_count(game: GameLike, size: int) -> int:
+    """How many cards chance deals for hands of ``size``: the hands', and the stock's turned card."""
+    return game.players * size + (1 if game.rules.turn_from_stock else 0)
+
+
+def _outcomes(state: State) -> tuple[tuple[Action, Fraction], ...]:
+    found: tuple[tuple[Action, Fraction], ...] | None = state._cache  # the outcomes, worked out once per state
+    if found is not None:
+        return found
+    game = state.game
+    record = dealing(state.deal)
+    draws = deal_draws(game, state.deal.number)
+    k = len(record.drawn)
+    out: tuple[tuple[Action, Fraction], ...]
+    if k < len(draws):
+        draw, values = draws[k]
+        out = tuple((game.action(f"{draw.verb} {v}"), Fraction(c, len(values))) for v, c in Counter(values).items())
+    else:
+        taken = sum(1 << c for c in record.cards or ())
+        codes = game.cards.codes
+        free = [c for c in range(len(codes)) if not (taken >> c) & 1]
+        share = Fraction(1, len(free))
+        out = tuple((game.action(f"deal {codes[c]}"), share) for c in free)
+    set_cache(state, out)
+    return out
+
+
+def _legal(state: State) -> tuple[Action, ...]:
+    return tuple(a for a, _ in _outcomes(state)) if state.is_chance else ()
+
+
 def _check(state: State, action: Action) -> None:
-    raise IllegalActionError(f"{action}: the cards are being dealt.")
+    if not state.is_chance:
+        raise IllegalActionError(f"{action}: the cards are being dealt.")  # pragma: no cover - never rests
+    outcomes = _outcomes(state)
+    for a, _ in outcomes:
+        if a == action:
+            return
+    verb = outcomes[0][0].verb
+    listed = ", ".join(str(a) for a, _ in outcomes[:6]) + (", ..." if len(outcomes) > 6 else "")
+    if action.verb != verb:
+        why = f"this chance step draws {'a card' if verb == 'deal' else 'a ' + verb} ({listed})"
+    elif verb != Verb.DEAL:
+        why = f"not a {verb} the rules may draw here ({listed})"
+    elif action.arg in state.game.cards.codes:
+        why = f"{action.arg} is already dealt"
+    else:
+        why = f"{action.arg!r} is not a card of this deck"
+    raise IllegalActionError(f"{action}: {why}.")
 
 
 def _apply(state: State, action: object) -> State:
-    _check(state, state.game.as_action(action))
-    raise AssertionError("unreachable")  # pragma: no cover
+    chosen = state.game.as_action(action)
+    _check(state, chosen)
+    game = state.game
+    d = state.deal
+    record = dealing(d)
+    if chosen.verb == Verb.DEAL:
+        record = evolve(record, cards=(*(record.cards or ()), game.cards.codes.index(chosen.arg)))
+    else:
+        record = evolve(record, drawn=(*record.drawn, (chosen.verb, int(chosen.arg))))
+    history = Step(state.history, ())  # a chance step records no event: the deal's Dealt says what it dealt
+    if len(record.drawn) < len(deal_draws(game, d.number)):
+        return _chance_state(state, d.number, d.dealer, state.match, history, record)
+    size = _size_of(game, d.number, record.drawn)
+    if len(record.cards or ()) < _card_count(game, size):
+        return _chance_state(state, d.number, d.dealer, state.match, history, record)
+    after = State(game, Phase.DEAL, None, state.hands, (), state.leader, d, state.tally, state.match, history)
+    return _dealt_by_chance(after, record, size)
+
+
+def _seeded(state: State) -> Action:
+    game = state.game
+    d = state.deal
+    record = dealing(d)
+    seed = state.match.seed
+    draws = deal_draws(game, d.number)
+    k = len(record.drawn)
+    if k < len(draws):
+        draw, values = draws[k]
+        return game.action(f"{draw.verb} {values[draw.seeded(seed, record.shuffle, len(values))]}")
+    taken = set(record.cards or ())
+    card = next(c for c in shuffled(seed, record.shuffle, game.cards.size) if c not in taken)
+    return game.action(f"deal {game.cards.codes[card]}")
+
+
+def _chance_state(
+    prev: State, number: int, dealer: int, match: MatchInfo, history: Step | None, record: Dealing
+) -> State:
+    """The state at a chance step of deal ``number``: the cards dealt so far in their seats' hands."""
+    game = prev.game
+    n = game.players
+    cards = list(record.cards or ())
+    drawn_all = len(record.drawn) == len(deal_draws(game, number))
+    size = _size_of(game, number, record.drawn) if drawn_all else 0
+    hands = game._tables.deal(dealer, cards[: n * size] if drawn_all else [])
+    d = DealInfo(number=number, dealer=dealer, dealt=hands, tricks=size, parts=(evolve(record, cards=tuple(cards)),))
+    eldest = (dealer + 1) % n
+    return State(game, Phase.DEAL, None, hands, (), eldest, d, Tally((0,) * n), match, history)
+
+
+def _dealt_by_chance(state: State, record: Dealing, size: int) -> State:
+    """The deal dealt by the outcomes in ``record``; recorded in the match where it is not what the seed deals."""
+    game = state.game
+    d = state.deal
+    match = state.match
+    cards = list(record.cards or ())
+    dealt = game.players * size
+    hands = game._tables.deal(d.dealer, cards[:dealt])
+    turned = cards[dealt - 1] if game.rules.turn_last_card else cards[dealt] if game.rules.turn_from_stock else None
+    seeded = _seeded_draws(game, match.seed, d.number, record.shuffle)
+    seeded_size = _size_of(game, d.number, seeded)
+    seed_hands, seed_turned, _ = _deal_from_seed(game, match.seed, record.shuffle, d.dealer, seeded_size)
+    if (hands, turned, record.drawn) != (seed_hands, seed_turned, seeded):
+        others = dict(seeded)
+        draws = tuple((v, x) for v, x in record.drawn if v != SIZE.verb and others.get(v) != x)
+        code = game.cards.codes[turned] if turned is not None else ""
+        stack = Stacked(game._tables.hands_of(hands), code, draws)
+        match = evolve(match, chosen=(*match.chosen, (record.shuffle, stack)))
+    return _dealt(state, d.number, record.shuffle, d.dealer, match, [], hands, turned, size, record.drawn)
 
 
 #: Dealing: the first of every deal's mechanisms (its record is the first part); other seats' hands are hidden.
+#: Its phase's states rest only at chance steps (a match with ``chance="caller"``), whose outcomes it lists.
 MECHANISM = Mechanism(
     Phase.DEAL,
-    lambda state: (),
+    _legal,
     _check,
     _apply,
     reveals=MappingProxyType({Dealt: _dealt_for}),
     view=_view,
     view_type=DealView,
+    chance=_outcomes,
+    seeded=_seeded,
 )
 
 
-def new_match(
-    game: GameLike,
-    seed: int | None = None,
-    dealer: int = 0,
-    hands: Sequence[Sequence[str]] | None = None,
-    turned: str | None = None,
-    scores: Sequence[int] | None = None,
-    pot: int = 0,
-) -> State:
-    """Start a match of ``game`` (see :meth:`Game.new_match`)."""
-    n = game.players
-    if seed is None:
-        seed = secrets.randbits(SEED_BITS)  # nobody can guess the deals from his own hand
-    elif type(seed) is not int or not 0 <= seed < 2**SEED_BITS:
-        raise ArgumentError(f"seed must be an integer from 0 to 2**128 - 1, found {shown(seed)}.")
-    game.seat(dealer, "dealer")
-    stacked: tuple[tuple[str, ...], ...] = ()
-    stacked_turned = ""
-    if turned is not None and type(turned) is not str:
-        raise ArgumentError(f"turned must be a card code, found {shown(turned)}.")
-    if turned is not None and not (game.rules.turn_last_card or game.rules.turn_from_stock):
-        raise ArgumentError(f"turned ({turned!r}) is given, but in this game no card is turned.")
-    if hands is not None:
-        if isinstance(hands, str) or not isinstance(hands, Sequence):
-            raise ArgumentError(f"hands must be a list of card codes per seat, found {shown(hands)}.")
-        stacked = tuple(_codes(h, k) for k, h in enumerate(hands))
-        _, t, _ = _stacked_masks(game, stacked, dealer, turned)
-        stacked_turned = game.cards.codes[t] if t is not None else ""
-    elif turned is not None:
-        raise ArgumentError("a turned card can only be given with stacked hands.")
-    if scores is not None and (isinstance(scores, str) or not isinstance(scores, Sequence)):
-        raise ArgumentError(f"scores must give an integer per seat ({n}), found {scores!r}.")
-    totals = tuple(scores) if scores is not None else (0,) * n
-    if len(totals) != n or any(type(x) is not int or abs(x) > MAX_START for x in totals):
-        raise ArgumentError(
-            f"scores must give an integer of at most {MAX_START_TEXT} per seat ({n}), found {shown(scores)}."
-        )
-    if type(pot) is not int or not 0 <= pot <= MAX_START or (pot and game.rules.unit is not Unit.CHIPS):
-        raise ArgumentError(
-            f"pot must be an integer from 0 to {MAX_START_TEXT} (and 0 in a game without a pot), found {shown(pot)}."
-        )
-    match = MatchInfo(
-        seed=seed,
-        scores=totals,
-        pot=pot,
-        stacked=stacked,
-        first_dealer=dealer,
-        stacked_turned=stacked_turned,
-        start_scores=totals if scores is not None else (),
-        start_pot=pot,
-        counters=tuple((c.start,) * n for c in game.rules.bids.counters),
-    )
-    deal = DealInfo(number=0, dealer=dealer, dealt=(0,) * n, parts=(Dealing(0),))  # a placeholder: nothing dealt yet
-    start = State(game, Phase.DEAL, dealer, (0,) * n, (), dealer, deal, Tally((0,) * n), match)
-    return start_deal(start, 0, 0, dealer, match, [], stacked=stacked, turned=turned)
-
-
-def _codes(hand: object, seat: int) -> tuple[str, ...]:
-    if isinstance(hand, str) or not isinstance(hand, Sequence) or any(type(c) is not str for c in hand):
-        raise ArgumentError(f"hands[{seat}] must be a list of card codes, found {shown(hand)}.")
-    return tuple(hand)
-
-
-def _stacked_masks(
-    game: GameLike, hands: tuple[tuple[str, ...], ...], dealer: int, turned: str | None
+def stacked_masks(
+    game: GameLike, hands: tuple[tuple[str, ...], ...], dealer: int, turned: str | None, number: int = 0
 ) -> tuple[tuple[int, ...], int | None, str]:
-    """Read stacked hands; return masks, the turned card, and a misdeal reason ("" if none)."""
+    """Read the stacked hands of deal ``number``; return masks, the turned card, and a misdeal reason ("" if none)."""
     cards = game.cards
     n = game.players
     if len(hands) != n:
@@ -198,7 +336,7 @@ def _stacked_masks(
             mask |= 1 << cards.codes.index(code)
         masks.append(mask)
     rules = game.rules
-    size, reason = stacked_size(rules, 0, [len(h) for h in hands])  # only the first deal is stacked
+    size, reason = stacked_size(rules, number, [len(h) for h in hands])
     stock = cards.size - n * (size or rules.hand_size)
     if not stock and len(seen) != cards.size:
         missing = [c for c in cards.codes if c not in seen]
@@ -235,6 +373,20 @@ def _deal_from_seed(
     return masks, turned, t.hands_of(masks)
 
 
+def _stack_for(match: MatchInfo, number: int, shuffle_no: int, fresh: bool) -> Stacked | None:
+    """The stacked deal that shuffle ``shuffle_no`` (deal ``number``) deals, if it is one."""
+    for shuffle, stack in match.chosen:
+        if shuffle == shuffle_no:
+            return stack
+    if fresh:  # the deal's first dealing: a redeal or a misdeal's deals from the seed
+        if number == 0 and match.stacked:
+            return Stacked(match.stacked, match.stacked_turned)
+        for k, stack in match.stacks:
+            if k == number:
+                return stack
+    return None
+
+
 def start_deal(
     prev: State,
     number: int,
@@ -242,25 +394,52 @@ def start_deal(
     dealer: int,
     match: MatchInfo,
     events: list[tuple[Actor, Event]],
-    stacked: tuple[tuple[str, ...], ...] = (),
-    turned: str | None = None,
+    fresh: bool | None = None,
 ) -> State:
-    """Deal deal ``number`` (from shuffle ``shuffle_no``), after ``events``; the state of its first decision."""
+    """Deal deal ``number`` (from shuffle ``shuffle_no``), after ``events``; the state of its first decision.
+
+    Where the match's caller chooses the chance outcomes, the state of the deal's first chance step.
+    ``fresh`` says whether this is the deal's first dealing (by default, whether ``number`` is new).
+    """
+    game = prev.game
+    if fresh is None:
+        fresh = number != prev.deal.number
+    stack = _stack_for(match, number, shuffle_no, fresh)
+    if stack is not None:
+        hands, turned_card, misdeal = stacked_masks(game, stack.hands, dealer, stack.turned or None, number)
+        if misdeal:
+            events.append((DEALER, Misdealt(number, dealer, misdeal)))
+            return start_deal(prev, number, shuffle_no + 1, dealer, match, events, fresh=False)
+        check_draws(game, number, stack.draws, f"the stacked deal {number}")
+        size = len(stack.hands[0])
+        given = {**dict(stack.draws), SIZE.verb: size}  # the hands give the size; the seed what the stack does not
+        drawn = tuple((v, given.get(v, x)) for v, x in _seeded_draws(game, match.seed, number, shuffle_no))
+        return _dealt(prev, number, shuffle_no, dealer, match, events, hands, turned_card, size, drawn)
+    if match.by_caller:
+        history = Step(prev.history, tuple(events)) if events else prev.history
+        return _chance_state(prev, number, dealer, match, history, Dealing(shuffle_no))
+    drawn = _seeded_draws(game, match.seed, number, shuffle_no)
+    size = _size_of(game, number, drawn)
+    hands, turned_card, _ = _deal_from_seed(game, match.seed, shuffle_no, dealer, size)
+    return _dealt(prev, number, shuffle_no, dealer, match, events, hands, turned_card, size, drawn)
+
+
+def _dealt(
+    prev: State,
+    number: int,
+    shuffle_no: int,
+    dealer: int,
+    match: MatchInfo,
+    events: list[tuple[Actor, Event]],
+    hands: tuple[int, ...],
+    turned_card: int | None,
+    size: int,
+    drawn: tuple[tuple[str, int], ...],
+) -> State:
+    """The deal's antes and ``Dealt`` event after ``events``, its mechanisms started, and its first decision."""
     game = prev.game
     rules = game.rules
     n = game.players
-    if stacked:
-        hands, turned_card, misdeal = _stacked_masks(game, stacked, dealer, turned)
-        texts = game._tables.hands_of(hands)
-        size = len(stacked[0])
-        if misdeal:
-            events.append((DEALER, Misdealt(number, dealer, misdeal)))
-            shuffle_no += 1
-            size = hand_size(rules, match.seed, shuffle_no, number)
-            hands, turned_card, texts = _deal_from_seed(game, match.seed, shuffle_no, dealer, size)
-    else:
-        size = hand_size(rules, match.seed, shuffle_no, number)
-        hands, turned_card, texts = _deal_from_seed(game, match.seed, shuffle_no, dealer, size)
     ante = _ante_due(game, match, number)
     if ante:
         scores = list(match.scores)
@@ -269,7 +448,7 @@ def start_deal(
             scores[seat] -= ante
         match = evolve(match, scores=tuple(scores), pot=match.pot + ante * n)
     turned_code = game.cards.codes[turned_card] if turned_card is not None else ""
-    events.append((DEALER, Dealt(number, dealer, texts, turned_code)))
+    events.append((DEALER, Dealt(number, dealer, game._tables.hands_of(hands), turned_code)))
     trump: int | None = None
     if rules.trump_chosen_by is TrumpChooser.TURNED and turned_card is not None:
         trump = game.cards.suit_of[turned_card]
@@ -277,10 +456,9 @@ def start_deal(
         trump = NO_TRUMP
     elif rules.fixed_trump is not None:
         trump = rules.fixed_trump
-    deal = DealInfo(
-        number=number, dealer=dealer, dealt=hands, trump=trump, tricks=size, parts=(Dealing(shuffle_no, turned_card),)
-    )
-    parts = [deal.parts[0]]
+    record = Dealing(shuffle_no, turned_card, drawn)
+    deal = DealInfo(number=number, dealer=dealer, dealt=hands, trump=trump, tricks=size, parts=(record,))
+    parts: list[Any] = [record]
     for mechanism in game._parts[1:]:
         parts.append(None if mechanism.start is None else mechanism.start(game, deal, match))
     deal = evolve(deal, parts=tuple(parts))

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from attrs import frozen
 
 from trickrules.compile.modes import DeclarationSuit, LateDeclaration, WindowSeats
-from trickrules.engine.actions import Action
+from trickrules.engine.actions import Action, Verb
 from trickrules.engine.events import Declared, Event, Passed, shared
 from trickrules.engine.loop import moved
 from trickrules.engine.mechanism import PASS, Events, Mechanism, listed
@@ -200,7 +200,7 @@ def _step(state: State, action: Action) -> State:
     record = declarations(game, d)
     events: list[tuple[Actor, Event]] = []
     seats = record.window
-    if action.verb == "pass":
+    if action.verb == Verb.PASS:
         events.append((seat, shared(Passed, seat, Phase.DECLARE.value)))
         seats = seats[1:]
         lost = [

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from attrs import frozen
 
-from trickrules.engine.actions import Action
+from trickrules.engine.actions import Action, Verb
 from trickrules.engine.events import HIDDEN, Discarded, Event, TurnedTaken
 from trickrules.engine.loop import advance
 from trickrules.engine.mechanism import Mechanism, listed, not_legal
@@ -90,7 +90,7 @@ def _why(state: State, action: Action, actions: tuple[Action, ...]) -> str:
     what = not_legal(state, action)
     legal = ", ".join(str(a) for a in actions)
     turned = dealing(state.deal).turned
-    if action.verb == "discard" and turned is not None and action.arg == state.game.cards.codes[turned]:
+    if action.verb == Verb.DISCARD and turned is not None and action.arg == state.game.cards.codes[turned]:
         return f"{what}: the turned card just taken up may not be discarded (legal: {legal})."
     return f"{what}: the dealer discards a card of his hand (legal: {legal})."
 

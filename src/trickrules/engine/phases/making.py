@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from attrs import evolve, frozen
 
 from trickrules.compile.modes import MakingRound
-from trickrules.engine.actions import Action
+from trickrules.engine.actions import Action, Verb
 from trickrules.engine.events import Event, Passed, Redeal, TrumpNamed, shared
 from trickrules.engine.loop import advance, moved
 from trickrules.engine.mechanism import PASS, Mechanism, listed, not_legal
@@ -96,9 +96,9 @@ def _offered(state: State) -> list[Action]:
 def _why(state: State, action: Action, actions: tuple[Action, ...]) -> str:
     what = not_legal(state, action)
     legal = ", ".join(str(a) for a in actions)
-    if action.verb == "pass":
+    if action.verb == Verb.PASS:
         return f"{what}: the dealer may not pass in the last round (legal: {legal})."
-    if action.verb == "trump":
+    if action.verb == Verb.TRUMP:
         kind = _making(state).rounds[_made(state).spoken // state.game.players]
         allowed = {"turned": "only the turned card's suit", "others": "any suit but the turned card's"}
         return f"{what}: in this round trumps may be {allowed.get(kind, 'any suit')} (legal: {legal})."
@@ -114,7 +114,7 @@ def _step(state: State, action: Action) -> State:
     n = game.players
     spoken = _made(state).spoken
     d = with_part(d, game._slot[_PHASE], Made(spoken + 1))
-    if action.verb == "pass":
+    if action.verb == Verb.PASS:
         said = ((seat, shared(Passed, seat, Phase.MAKING.value)),)
         if spoken + 1 < n * len(making.rounds):
             return moved(state, Phase.MAKING, game._tables.next_seat[0][seat], d, said)

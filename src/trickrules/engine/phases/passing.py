@@ -24,7 +24,7 @@ from attrs import frozen
 from trickrules.engine.actions import Action
 from trickrules.engine.events import HIDDEN, CardPassed, Event, PassingDone
 from trickrules.engine.loop import advance
-from trickrules.engine.mechanism import Mechanism, listed
+from trickrules.engine.mechanism import Draw, Mechanism, listed
 from trickrules.engine.phases.deal import dealing
 from trickrules.engine.records import DEALER, Actor, DealInfo, MatchInfo, Phase, Step, evolve, with_part
 from trickrules.engine.rng import chosen
@@ -33,7 +33,7 @@ from trickrules.engine.state import State
 if TYPE_CHECKING:
     from trickrules.engine.state import GameLike
 
-__all__ = ["MECHANISM", "Passing", "PassingView", "offset", "passing"]
+__all__ = ["DRAW", "MECHANISM", "Passing", "PassingView", "offset", "passing"]
 
 #: This mechanism's phase, bound once (an enum member's lookup costs more than the dict lookup it keys).
 _PHASE: str = Phase.PASSING
@@ -80,7 +80,20 @@ def offset(game: GameLike, number: int, seed: int, shuffle_no: int) -> int:
     return p.offsets[k]
 
 
+def _directions(game: GameLike, number: int) -> tuple[int, ...]:
+    p = game._tables.passing
+    return p.offsets if p.used and p.by_chance else ()
+
+
+#: Where ``passing.order = "chance"``, the deal's pass direction is a chance outcome before its cards,
+#: ``direction N`` (the cards go ``N`` seats on; 0: no passing), the seed's pick being :func:`offset`'s.
+DRAW = Draw("direction", _directions, chosen)
+
+
 def _start(game: GameLike, d: DealInfo, match: MatchInfo) -> Passing:
+    for verb, value in dealing(d).drawn:  # drawn at a chance step of the deal (the seed's pick, or the caller's)
+        if verb == DRAW.verb:
+            return Passing(value)
     return Passing(offset(game, d.number, match.seed, dealing(d).shuffle))
 
 
@@ -168,4 +181,5 @@ MECHANISM: Mechanism = listed(
     due=_due,
     view=_view,
     view_type=PassingView,
+    draw=DRAW,
 )

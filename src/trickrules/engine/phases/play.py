@@ -15,7 +15,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from trickrules.compile.modes import FirstLead
-from trickrules.engine.actions import Action
+from trickrules.engine.actions import Action, Verb
 from trickrules.engine.events import CardPlayed, Event, TrickWon
 from trickrules.engine.kernel import mask_of, trick_end
 from trickrules.engine.mechanism import Mechanism
@@ -28,6 +28,9 @@ if TYPE_CHECKING:
     from trickrules.engine.state import GameLike
 
 __all__ = ["MECHANISM", "play_mask"]
+
+#: The verb of a card played, bound once (an enum member's lookup costs more than the comparison, every card).
+_PLAY: str = Verb.PLAY
 
 # Step(before, events) without the named tuple's Python-level __new__ (the commonest step builds one).
 _new_step = tuple.__new__
@@ -98,7 +101,7 @@ def _card(state: State, action: Action) -> int:
     """Check a play; return its card, or raise naming the rule that forbids it."""
     game = state.game
     seat = state.to_move
-    if action.verb != "play":
+    if action.verb != _PLAY:
         raise IllegalActionError(f"{action}: seat {seat} must play a card now.")
     card = game._tables.card_of.get(action.arg)
     if card is None:
@@ -121,7 +124,7 @@ def _apply(state: State, action: object) -> State:
     game = state.game
     t = game._tables
     found = state._cache
-    card = t.card_of.get(action.arg) if type(action) is Action and action.verb == "play" else None
+    card = t.card_of.get(action.arg) if type(action) is Action and action.verb == _PLAY else None
     if card is None or found is None or not (found[0] >> card) & 1:
         # Anything but a card already known to be legal: checked in full (and refused with the rule).
         chosen = game.as_action(action)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from attrs import frozen
 
 from trickrules.compile.bids import TricksBid
-from trickrules.engine.actions import Action
+from trickrules.engine.actions import Action, Verb
 from trickrules.engine.events import Event, shared
 from trickrules.engine.events import TricksBid as TricksBidEvent
 from trickrules.engine.loop import advance, moved
@@ -120,7 +120,7 @@ def _offered(state: State) -> list[Action]:
 
 def _why(state: State, action: Action, actions: tuple[Action, ...]) -> str:
     what = not_legal(state, action)
-    if action.verb != "bid" or not action.arg.isdigit():
+    if action.verb != Verb.BID or not action.arg.isdigit():
         return f"{what}: bid a number of tricks (legal: {', '.join(str(a) for a in actions)})."
     low, high, excluded = bid_range(state)
     tricks = int(action.arg)

@@ -50,7 +50,7 @@ def _offered(state: State) -> tuple[Action, ...]:
 
 def _step(state: State, action: Action) -> State:
     game = state.game
-    trump = NO_TRUMP if action.arg == "none" else game.cards.suit_codes.index(action.arg)
+    trump = NO_TRUMP if action.arg == game.cards.trump_code(NO_TRUMP) else game.cards.suit_codes.index(action.arg)
     seat = state.to_move
     assert seat is not None
     d = evolve(state.deal, trump=trump)
