@@ -17,7 +17,7 @@ from trickrules.engine.phases.discard import Discard
 from trickrules.engine.phases.exchange import ExchangeView, exchange
 from trickrules.engine.phases.passing import Passing, PassingView
 from trickrules.engine.phases.tricks_bid import BidsView, bids
-from trickrules.engine.records import Phase
+from trickrules.engine.values import Phase
 
 
 def turned(state: State) -> int | None:
@@ -27,22 +27,22 @@ def turned(state: State) -> int | None:
 
 def called(state: State) -> int | None:
     """The card called in the state's deal, if any."""
-    return call(state.game, state.deal).called if Phase.CALL in state.game._slot else None
+    return call(state.game, state.deal).called if Phase.CALL in state.game.slot else None
 
 
 def revealed(state: State) -> bool:
     """Whether the called card's holder is publicly known."""
-    return Phase.CALL in state.game._slot and call(state.game, state.deal).revealed
+    return Phase.CALL in state.game.slot and call(state.game, state.deal).revealed
 
 
 def given(state: State) -> tuple[int, ...]:
     """The cards the declarer gave in an exchange."""
-    return exchange(state.game, state.deal).given if Phase.EXCHANGE in state.game._slot else ()
+    return exchange(state.game, state.deal).given if Phase.EXCHANGE in state.game.slot else ()
 
 
 def returned(state: State) -> tuple[int, ...]:
     """The cards the partner returned in an exchange."""
-    return exchange(state.game, state.deal).returned if Phase.EXCHANGE in state.game._slot else ()
+    return exchange(state.game, state.deal).returned if Phase.EXCHANGE in state.game.slot else ()
 
 
 def _passing(state: State) -> Passing | None:
@@ -64,12 +64,12 @@ def pass_offset(state: State) -> int:
 
 def forced(state: State) -> bool:
     """Whether the contract was forced on the declarer."""
-    return Phase.BIDDING in state.game._slot and auction(state.game, state.deal).forced
+    return Phase.BIDDING in state.game.slot and auction(state.game, state.deal).forced
 
 
 def tricks_bids(state: State) -> tuple[int | None, ...]:
     """Each seat's bid of a number of tricks (empty before the first)."""
-    return bids(state.game, state.deal) if Phase.TRICKS_BID in state.game._slot else ()
+    return bids(state.game, state.deal) if Phase.TRICKS_BID in state.game.slot else ()
 
 
 def discarded(state: State) -> int:
@@ -81,7 +81,7 @@ def discarded(state: State) -> int:
 def sitting_out(state: State) -> int | None:
     """The declarer's partner, when he sits out."""
     d = state.deal
-    team_of = state.game._tables.team_of
+    team_of = state.game.tables.team_of
     if d.declarer is None:
         return None
     out = [s for s in range(state.game.players) if (d.seats_out >> s) & 1]

@@ -905,5 +905,5 @@ def test_the_sample_matches_reach_several_phases() -> None:
         states: Sequence[State] = sample_states(name)
         assert any(s.trick for s in states), name
         assert states[-1].is_terminal, name
-        acting = [p for p in short_game(name)._mechanisms if p != Phase.DEAL]  # dealing asks nobody
+        acting = [p for p in short_game(name).mechanisms if p != Phase.DEAL]  # dealing asks nobody
         assert len({s.phase for s in states}) >= min(3, len(acting)), name

@@ -17,8 +17,8 @@ import pytest
 from trickrules.engine.bulk import play_random
 from trickrules.engine.events import DealScored, TrickWon
 from trickrules.engine.game import Game, load
-from trickrules.engine.records import Phase
 from trickrules.engine.state import State
+from trickrules.engine.values import Phase
 from trickrules.faces.simulate import play_simulation_match, simulate
 from trickrules.spec.loader import bundled_names
 

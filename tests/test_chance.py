@@ -23,8 +23,8 @@ import trickrules
 from trickrules import EventLog, View, replay
 from trickrules.engine.events import Dealt
 from trickrules.engine.game import Game
-from trickrules.engine.records import Phase, Stacked
 from trickrules.engine.state import State
+from trickrules.engine.values import Phase, Stacked
 from trickrules.errors import ArgumentError, IllegalActionError, LogIntegrityError
 from trickrules.faces.bots import make_bots
 from trickrules.faces.match import play_match
@@ -183,7 +183,7 @@ def test_a_whole_deal_can_be_dealt_card_by_card_as_chosen() -> None:
 
 def _hands_by_position(game: Game, order: list[str], dealer: int) -> list[list[str]]:
     hands: list[list[str]] = [[] for _ in range(game.players)]
-    for seat, code in zip(game._tables.deal_seats[dealer], order, strict=False):
+    for seat, code in zip(game.tables.deal_seats[dealer], order, strict=False):
         hands[seat].append(code)
     return hands
 

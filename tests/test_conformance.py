@@ -282,7 +282,7 @@ def test_no_undertrump_refuses_a_low_trump_while_other_cards_are_open() -> None:
 def test_no_undertrump_leaves_the_low_trumps_when_nothing_else_is_allowed() -> None:
     """A player whose only allowed cards are trumps below the trick's winning trump still plays one."""
     state = _after_a_ruff({"forbid_undertrump": "on"})
-    tables = state.game._tables
+    tables = state.game.tables
     trump = state.deal.trump
     assert trump is not None
     data = tables.trumps[trump]

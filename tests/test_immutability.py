@@ -38,13 +38,13 @@ from trickrules import Game
 from trickrules.engine import actions as engine_actions
 from trickrules.engine import events as engine_events
 from trickrules.engine import mechanism as engine_mechanism
-from trickrules.engine import records as engine_records
+from trickrules.engine import values as engine_values
 from trickrules.engine.actions import Action
 from trickrules.engine.events import EVENT_TYPES, CardPlayed, Passed, TrickWon, shared
 from trickrules.engine.mechanism import OVER
 from trickrules.engine.phases.auction import Auction
-from trickrules.engine.records import Actor, Phase
 from trickrules.engine.state import State
+from trickrules.engine.values import Actor, Phase
 from trickrules.records import view as records_view
 from trickrules.records.view import View
 from trickrules.spec import model as spec_model
@@ -178,7 +178,7 @@ def test_finding6_nothing_mutable_is_reachable_from_a_game(name: str) -> None:
 
 def test_finding6_the_scoring_plan_is_immutable() -> None:
     game = trickrules.load("quadrille")
-    assert_nothing_mutable({"game._scoring": game._scoring})
+    assert_nothing_mutable({"game.scoring": game.scoring})
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -258,7 +258,7 @@ def test_finding6_shared_event_init_reentry() -> None:
     passes = [e for _, e in play(game, seed=11).entries() if type(e) is Passed]
     assert passes, "the seeded match has passes"
     event = shared(Passed, 2, "bidding")
-    assert event is game._shared.pass_events[2][0][1]
+    assert event is game.shared.pass_events[2][0][1]
     attempts: list[Callable[[], object]] = [
         lambda: event.__init__(3, "bidding"),  # type: ignore[misc]
         lambda: Passed.__init__(event, 3, "bidding"),
@@ -355,7 +355,7 @@ def test_finding6_shared_defaults_refuse_init_reentry() -> None:
 
 def _shared_defaults() -> Iterator[tuple[str, Any]]:
     """Every attrs value or FrozenMap that a field of the spec's, the engine's or the faces' classes defaults to."""
-    for module in (spec_model, engine_records, engine_events, engine_mechanism, engine_actions, records_view):
+    for module in (spec_model, engine_values, engine_events, engine_mechanism, engine_actions, records_view):
         for cls in vars(module).values():
             if isinstance(cls, type) and attrs.has(cls) and cls.__module__ == module.__name__:
                 for f in attrs.fields(cls):
@@ -395,9 +395,9 @@ def test_finding6_the_game_refuses_every_change() -> None:
             delattr(game, name)
     with pytest.raises(REFUSED):
         game.__init__(trickrules.load("manille").spec)  # type: ignore[misc]
-    shared_values = game._shared
+    shared_values = game.shared
     with pytest.raises(REFUSED):
-        shared_values.__init__(game._tables)  # type: ignore[misc]
+        shared_values.__init__(game.tables)  # type: ignore[misc]
     for name in _slots(type(shared_values)):
         with pytest.raises(REFUSED):
             setattr(shared_values, name, getattr(shared_values, name))
@@ -434,7 +434,7 @@ def test_finding6_card_of_cannot_be_edited() -> None:
     action = state.legal_actions()[-1]
     other = next(c for c in game.cards.codes if c != action.arg)
     with pytest.raises(TypeError):
-        game._tables.card_of[action.arg] = game._tables.card_of[other]  # type: ignore[index]
+        game.tables.card_of[action.arg] = game.tables.card_of[other]  # type: ignore[index]
     with pytest.raises(TypeError):
         game.options["deals"] = "1"  # type: ignore[index]
     played = state.apply(str(action)).last_events[0]

@@ -31,7 +31,7 @@ from trickrules.engine.events import MechanismEvent
 from trickrules.engine.game import Game
 from trickrules.engine.loop import advance, moved
 from trickrules.engine.mechanism import Mechanism, listed, register, unregister
-from trickrules.engine.records import DealInfo, MatchInfo, with_part
+from trickrules.engine.values import DealInfo, MatchInfo, with_part
 from trickrules.faces.bots import make_bots
 from trickrules.faces.match import play_match
 from trickrules.records.replay import replay
@@ -77,7 +77,7 @@ def _show_start(game: Any, d: DealInfo, match: MatchInfo) -> Shown:
 
 
 def _show_due(state: State, d: DealInfo) -> int | None:
-    record: Shown = d.parts[state.game._slot[SHOW]]
+    record: Shown = d.parts[state.game.slot[SHOW]]
     n = state.game.players
     return (d.dealer + 1 + record.asked) % n if record.asked < n else None
 
@@ -95,7 +95,7 @@ def _show_step(state: State, action: Action) -> State:
     record = _shown(state)
     cards = list(record.cards)
     cards[seat] |= 1 << game.cards.codes.index(action.arg)
-    d = with_part(state.deal, game._slot[SHOW], Shown(tuple(cards), record.asked + 1))
+    d = with_part(state.deal, game.slot[SHOW], Shown(tuple(cards), record.asked + 1))
     events = ((seat, CardShown(seat, action.arg)),)
     nxt = _show_due(state, d)
     if nxt is not None:
@@ -144,7 +144,7 @@ class ExposedView:
 
 
 def _exposed_seat(game: Any) -> int:
-    section: Mapping[str, Any] = game._tables.mechanism_sections[EXPOSED]
+    section: Mapping[str, Any] = game.tables.mechanism_sections[EXPOSED]
     seat: int = section["seat"]
     return seat
 

@@ -322,7 +322,7 @@ def made_public(state: State) -> tuple[int, ...]:
         c = state.game.rules.contracts[d.contract]
         if c.exchange or c.trump_by == "called_holder" or state.game.rules.call_public:
             seats.append(d.partner)
-    if state.game._tables.leads.first_card is not None and state.phase == "play" and not state.tally.winners:
+    if state.game.tables.leads.first_card is not None and state.phase == "play" and not state.tally.winners:
         seats.append(state.leader)  # the holder of the first lead's card (Hearts' 2 of clubs) leads
     return tuple(seats)
 

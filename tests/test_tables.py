@@ -24,7 +24,7 @@ def card_by_card_winner(trick: tuple[int, ...], eff: tuple[int, ...], power: tup
 @settings(max_examples=300, deadline=None)
 @given(data=st.data())
 def test_led_power_picks_the_same_winner_as_the_card_by_card_rule(data: st.DataObject) -> None:
-    t = full_game(data.draw(st.sampled_from(GAMES)))._tables
+    t = full_game(data.draw(st.sampled_from(GAMES))).tables
     trump = data.draw(st.sampled_from(sorted(t.trumps)))
     size = data.draw(st.integers(2, t.players))
     trick = tuple(data.draw(st.lists(st.integers(0, t.cards.size - 1), min_size=size, max_size=size, unique=True)))
@@ -35,7 +35,7 @@ def test_led_power_picks_the_same_winner_as_the_card_by_card_rule(data: st.DataO
 @settings(max_examples=50, deadline=None)
 @given(data=st.data())
 def test_the_beats_masks_hold_exactly_the_cards_of_higher_power(data: st.DataObject) -> None:
-    t = full_game(data.draw(st.sampled_from(GAMES)))._tables
+    t = full_game(data.draw(st.sampled_from(GAMES))).tables
     trump = data.draw(st.sampled_from(sorted(t.trumps)))
     power = t.trumps[trump].power
     card = data.draw(st.integers(0, t.cards.size - 1))
@@ -49,14 +49,14 @@ def test_the_mask_unpackers_list_the_cards_in_deck_order(data: st.DataObject) ->
     mask = data.draw(st.integers(0, (1 << game.cards.size) - 1))
     codes = tuple(game.cards.codes[c] for c in bits(mask))
     assert game.codes_of(mask) == codes
-    assert game._shared.play_actions_of(mask) == tuple(game.action(f"play {c}") for c in codes)
-    assert game._tables.points_of(mask) == tuple(game.cards.points[c] for c in bits(mask))
+    assert game.shared.play_actions_of(mask) == tuple(game.action(f"play {c}") for c in codes)
+    assert game.tables.points_of(mask) == tuple(game.cards.points[c] for c in bits(mask))
 
 
 @settings(max_examples=300, deadline=None)
 @given(data=st.data())
 def test_the_play_order_tables_follow_the_seats_round_the_table(data: st.DataObject) -> None:
-    t = full_game(data.draw(st.sampled_from(GAMES)))._tables
+    t = full_game(data.draw(st.sampled_from(GAMES))).tables
     # The seats sitting out, as a mask: nobody, one seat, or two (both partners of a lone hand's opponents).
     absent = data.draw(st.sets(st.sampled_from(range(t.players)), max_size=min(2, t.players - 2)))
     out = sum(1 << s for s in absent)
@@ -79,7 +79,7 @@ def test_the_play_order_tables_follow_the_seats_round_the_table(data: st.DataObj
 @given(data=st.data())
 def test_a_shuffled_deck_is_dealt_in_packets_from_the_dealers_left(data: st.DataObject) -> None:
     game = full_game(data.draw(st.sampled_from(GAMES)))
-    t = game._tables
+    t = game.tables
     dealer = data.draw(st.integers(0, t.players - 1))
     order = data.draw(st.permutations(range(t.cards.size)))
     hands = t.deal(dealer, list(order))

@@ -14,8 +14,8 @@ import trickrules
 from trickrules.engine.events import event_from_data, event_to_data
 from trickrules.engine.phases.auction import Auction
 from trickrules.engine.phases.declare import Meld
-from trickrules.engine.records import DealInfo, MatchInfo, Phase, Revoke, Step, Tally, evolve
 from trickrules.engine.state import State
+from trickrules.engine.values import DealInfo, MatchInfo, Phase, Revoke, Step, Tally, evolve
 from trickrules.spec.loader import bundled_path
 
 GAMES = ("manille", "cuatrola", "quadrille", "quadrille-fi")

@@ -32,8 +32,8 @@ from trickrules.errors import (
 if TYPE_CHECKING:
     from trickrules.engine.actions import Action
     from trickrules.engine.game import Game, load
-    from trickrules.engine.records import Phase
     from trickrules.engine.state import State
+    from trickrules.engine.values import Phase
     from trickrules.faces.simulate import Simulation, simulate
     from trickrules.records.eventlog import EventLog
     from trickrules.records.replay import replay, replay_file
@@ -46,7 +46,7 @@ _LAZY = {
     "Action": "trickrules.engine.actions",
     "Game": "trickrules.engine.game",
     "load": "trickrules.engine.game",
-    "Phase": "trickrules.engine.records",
+    "Phase": "trickrules.engine.values",
     "State": "trickrules.engine.state",
     "Simulation": "trickrules.faces.simulate",
     "simulate": "trickrules.faces.simulate",

@@ -38,8 +38,8 @@ from trickrules.compile.codegen import unpacker
 from trickrules.engine.actions import Action
 from trickrules.engine.kernel import mask_of, trick_end
 from trickrules.engine.phases.deal_end import ends_early
-from trickrules.engine.records import Phase, Tally, evolve
 from trickrules.engine.state import State
+from trickrules.engine.values import Phase, Tally, evolve
 
 __all__ = ["play_random"]
 
@@ -59,7 +59,7 @@ def play_random(state: State, seats: int, rng: random.Random) -> tuple[State, in
         taken += played
         if pending is not None:
             card, ends_deal = pending
-            action = state.game._shared.play_actions[card]
+            action = state.game.shared.play_actions[card]
             if ends_deal:
                 return state, taken, action
             before = state
@@ -94,13 +94,13 @@ def _cards(state: State, seats: int, rng: random.Random) -> tuple[State, int, tu
     game = state.game
     if state.phase != Phase.PLAY or seat is None or not (seats >> seat) & 1 or d.trump is None:
         return state, 0, None
-    if game._narrow or game._choosers:  # a mechanism narrows the cards or chooses for a seat: the engine plays
+    if game.narrow_hooks or game.chooser_hooks:  # a mechanism narrows the cards or chooses for a seat: the engine plays
         return state, 0, None
-    t = game._tables
+    t = game.tables
     tally = state.tally
     cards_in = unpacker(range(t.cards.size))
     bit = t.bit
-    windows = game._after_trick
+    windows = game.after_trick_hooks
     may_end = t.ends_early
     last = t.trick_last[d.seats_out]
     following = t.next_seat[d.seats_out]

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING
 
 from trickrules.engine.evaluation import evaluate_in_deal
 from trickrules.engine.events import Awarded, Event
-from trickrules.engine.records import DEALER, Actor, DealInfo, MatchInfo, Tally, evolve
 from trickrules.engine.scoring import side_variables
+from trickrules.engine.values import DEALER, Actor, DealInfo, MatchInfo, Tally, evolve
 from trickrules.spec.formula import to_int
 
 if TYPE_CHECKING:
@@ -34,7 +34,7 @@ def carried_counters(game: GameLike, match: MatchInfo, d: DealInfo, tally: Tally
     out = []
     for k, counter in enumerate(counters):
         values = list(match.counters[k])
-        for side in game._tables.groups:
+        for side in game.tables.groups:
             where = f"deal {d.number}: scoring.counters[{k}].update"
             value = to_int(evaluate_in_deal(counter.update, variables(side), d.number), rules.rounding, where=where)
             for seat in side:
@@ -55,7 +55,7 @@ def match_bonus(game: GameLike, match: MatchInfo, events: list[tuple[Actor, Even
         return match
     target = game.rules.match_target
     scores = list(match.scores)
-    for side in game._tables.groups:
+    for side in game.tables.groups:
         total = match.scores[side[0]]
         if side[0] in match.winners:
             if not target or total < target:

@@ -18,10 +18,10 @@ from trickrules.engine.actions import Action
 from trickrules.engine.mechanism import Events, Mechanism
 from trickrules.engine.phases import game_mechanisms
 from trickrules.engine.phases.starting import new_match
-from trickrules.engine.records import DealInfo, Stacked, Tally
 from trickrules.engine.scoring import scoring_plan
 from trickrules.engine.shared import SharedValues
 from trickrules.engine.state import State
+from trickrules.engine.values import DealInfo, Stacked, Tally
 from trickrules.errors import ArgumentError, IllegalActionError, SpecError, shown
 from trickrules.spec.loader import bundled_names, fingerprint, load_spec
 from trickrules.spec.model import Spec
@@ -37,29 +37,36 @@ class Game:
     :meth:`new_match`. Two games are equal when their fingerprints are (the
     same spec with the same options). A game pickles by its spec, so a
     process pool can take it.
+
+    The other attributes (``tables``, ``shared``, ``scoring``, ``slot``,
+    ``mechanisms`` and the mechanisms' hooks) are the engine's internal
+    interface to the compiled game, typed in
+    :class:`~trickrules.engine.state.GameLike`: what the engine's modules and
+    a mechanism (built-in or registered) read. Like everything on a game they
+    cannot be set.
     """
 
     __slots__ = (
         "_actions",
-        "_after_trick",
-        "_apply",
-        "_choosers",
-        "_legal",
-        "_mechanisms",
-        "_narrow",
-        "_on_card",
-        "_parts",
-        "_reasons",
-        "_scoring",
-        "_sequence",
-        "_shared",
-        "_slot",
-        "_tables",
+        "after_trick_hooks",
+        "apply_by_phase",
+        "chooser_hooks",
         "fingerprint",
+        "legal_by_phase",
+        "mechanisms",
         "name",
+        "narrow_hooks",
+        "on_card_hooks",
         "options",
+        "part_mechanisms",
+        "reasons",
+        "scoring",
+        "sequence",
+        "shared",
+        "slot",
         "source",
         "spec",
+        "tables",
     )
 
     def __init__(self, spec: Spec, source: str = "") -> None:
@@ -69,41 +76,41 @@ class Game:
         self.name = spec.name
         #: The chosen value of every option, default or not.
         self.options: Mapping[str, str] = MappingProxyType(dict(spec.chosen))
-        self._tables: Tables = compile_tables(spec, source or spec.name)
-        self._shared = SharedValues(self._tables)
-        self._actions: Mapping[str, Action] = self._shared.actions
-        self._scoring = scoring_plan(self._tables)
-        found = game_mechanisms(self._tables)
+        self.tables: Tables = compile_tables(spec, source or spec.name)
+        self.shared = SharedValues(self.tables)
+        self._actions: Mapping[str, Action] = self.shared.actions
+        self.scoring = scoring_plan(self.tables)
+        found = game_mechanisms(self.tables)
         #: The mechanisms in the order of their records in a deal, each one's position, and the order
         #: the generic loop asks them in (:mod:`trickrules.engine.loop`).
-        self._parts: tuple[Mechanism, ...] = found.parts
-        self._slot: Mapping[str, int] = found.slot
-        self._sequence: tuple[Mechanism, ...] = found.sequence
-        self._mechanisms: Mapping[str, Mechanism] = found.by_phase
-        self._reasons: Mapping[str, str] = found.reasons
+        self.part_mechanisms: tuple[Mechanism, ...] = found.parts
+        self.slot: Mapping[str, int] = found.slot
+        self.sequence: tuple[Mechanism, ...] = found.sequence
+        self.mechanisms: Mapping[str, Mechanism] = found.by_phase
+        self.reasons: Mapping[str, str] = found.reasons
         # The mechanisms' hooks the play and the state ask, gathered once (most games have few or none).
-        self._after_trick: tuple[
+        self.after_trick_hooks: tuple[
             Callable[[State, tuple[int, ...], DealInfo, Tally, Events, int], State | None], ...
         ] = tuple(
             m.after_trick
             for m in found.sequence
-            if m.after_trick is not None and (m.opens_windows is None or m.opens_windows(self._tables))
+            if m.after_trick is not None and (m.opens_windows is None or m.opens_windows(self.tables))
         )
-        self._on_card: tuple[
+        self.on_card_hooks: tuple[
             Callable[[State, DealInfo, Tally, int, Events], tuple[DealInfo, Tally, Events]], ...
         ] = tuple(m.on_card for m in found.sequence if m.on_card is not None)
-        self._narrow: tuple[Callable[[State, int, int, str], tuple[int, str]], ...] = tuple(
+        self.narrow_hooks: tuple[Callable[[State, int, int, str], tuple[int, str]], ...] = tuple(
             m.narrow for m in found.sequence if m.narrow is not None
         )
-        self._choosers: tuple[Callable[[State], int | None], ...] = tuple(
+        self.chooser_hooks: tuple[Callable[[State], int | None], ...] = tuple(
             m.chooser for m in found.sequence if m.chooser is not None
         )
         # The two questions asked at every step, by phase: one lookup from the state.
-        self._legal: Mapping[str, Callable[[State], tuple[Action, ...]]] = MappingProxyType(
-            {p: m.legal for p, m in self._mechanisms.items()}
+        self.legal_by_phase: Mapping[str, Callable[[State], tuple[Action, ...]]] = MappingProxyType(
+            {p: m.legal for p, m in self.mechanisms.items()}
         )
-        self._apply: Mapping[str, Callable[[State, Any], State]] = MappingProxyType(
-            {p: m.apply for p, m in self._mechanisms.items()}
+        self.apply_by_phase: Mapping[str, Callable[[State, Any], State]] = MappingProxyType(
+            {p: m.apply for p, m in self.mechanisms.items()}
         )
         self.fingerprint = fingerprint(spec)  # set last: from here on the game is immutable
 
@@ -118,24 +125,24 @@ class Game:
     @property
     def players(self) -> int:
         """How many seats the table has."""
-        return self._tables.players
+        return self.tables.players
 
     @property
     def cards(self) -> CardTable:
         """The deck and its rank tables."""
-        return self._tables.cards
+        return self.tables.cards
 
     @property
     def rules(self) -> Rules:
         """The compiled rules: contracts, obligations, scoring."""
-        return self._tables.rules
+        return self.tables.rules
 
     def codes_of(self, mask: int) -> tuple[str, ...]:
         """The codes of the cards in a mask (bit ``i`` for ``cards.codes[i]``), in deck order."""
-        if type(mask) is not int or not 0 <= mask < 1 << self._tables.cards.size:
-            size = self._tables.cards.size
+        if type(mask) is not int or not 0 <= mask < 1 << self.tables.cards.size:
+            size = self.tables.cards.size
             raise ArgumentError(f"mask must be an integer from 0 to 2**{size} - 1 (a set of cards), found {mask!r}.")
-        return self._tables.codes_of(mask)
+        return self.tables.codes_of(mask)
 
     def action(self, text: str) -> Action:
         """The action with this text form (shared where possible, so cheap to compare)."""
@@ -152,8 +159,8 @@ class Game:
 
     def seat(self, seat: object, what: str = "seat") -> int:
         """``seat`` checked to be a seat of this table; :class:`ArgumentError` naming ``what`` if not."""
-        if type(seat) is not int or not 0 <= seat < self._tables.players:
-            raise ArgumentError(f"{what} must be a seat from 0 to {self._tables.players - 1}, found {shown(seat)}.")
+        if type(seat) is not int or not 0 <= seat < self.tables.players:
+            raise ArgumentError(f"{what} must be a seat from 0 to {self.tables.players - 1}, found {shown(seat)}.")
         return seat
 
     def new_match(
@@ -180,7 +187,7 @@ class Game:
         resuming a match or testing its end.
 
         ``deals`` stacks later deals too: deal number -> its hands (card codes
-        per seat), or a :class:`~trickrules.engine.records.Stacked` that also
+        per seat), or a :class:`~trickrules.engine.values.Stacked` that also
         names the turned card and other draws (``Stacked(hands, "AS",
         (("direction", 2),))``). Each is the deal's first dealing; a redeal, or
         a misdeal (hands of the wrong sizes), deals again from the seed.

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from trickrules.compile.tables import Tables
 from trickrules.engine.obligations import leads_mask, legal_play_mask, winner_index
-from trickrules.engine.records import DealInfo
+from trickrules.engine.values import DealInfo
 
 __all__ = ["mask_of", "trick_end"]
 

@@ -10,7 +10,7 @@ from trickrules.compile.modes import PaymentRole, Remainder, Unit
 from trickrules.compile.rules import CompiledOutcome, CompiledPayment
 from trickrules.engine.evaluation import in_deal
 from trickrules.engine.events import POT, Awarded, Event, paid
-from trickrules.engine.records import DEALER, Actor, DealInfo
+from trickrules.engine.values import DEALER, Actor, DealInfo
 from trickrules.errors import FormulaError
 from trickrules.spec.formula import Number, to_int
 

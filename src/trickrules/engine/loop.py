@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from trickrules.engine.events import Event
-from trickrules.engine.records import Actor, DealInfo, Step, Tally
 from trickrules.engine.state import State
+from trickrules.engine.values import Actor, DealInfo, Step, Tally
 
 __all__ = ["advance", "moved"]
 
@@ -50,7 +50,7 @@ def advance(state: State, d: DealInfo, events: Sequence[tuple[Actor, Event]]) ->
     The seat the last mechanism (the play) names also becomes the leader
     of the first trick.
     """
-    sequence = state.game._sequence
+    sequence = state.game.sequence
     for mechanism in sequence:
         due = mechanism.due
         if due is None:

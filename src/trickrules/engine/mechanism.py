@@ -5,7 +5,7 @@ announcements, play, declarations, ... or one written outside this package)
 is one module that builds one :class:`Mechanism`. It owns:
 
 - its **record** in each deal (a frozen value kept in
-  :attr:`DealInfo.parts <trickrules.engine.records.DealInfo.parts>` at the
+  :attr:`DealInfo.parts <trickrules.engine.values.DealInfo.parts>` at the
   mechanism's position in the game's list, made by ``start``);
 - its **actions**: which are legal now (``legal``), whether one is
   (``check``), what applying one gives (``apply``: the next state, which may
@@ -44,15 +44,15 @@ from attrs import frozen
 
 from trickrules.engine.actions import VERBS, Action, forget_verb, register_verb
 from trickrules.engine.events import Event, MechanismEvent, Passed, forget_event, register_event
-from trickrules.engine.records import Actor, DealInfo, Phase, Tally
 from trickrules.engine.state import State, set_cache
+from trickrules.engine.values import Actor, DealInfo, Phase, Tally
 from trickrules.errors import ArgumentError, IllegalActionError
 from trickrules.spec.sealed import Sealed
 
 if TYPE_CHECKING:
     from trickrules.compile.tables import Tables
-    from trickrules.engine.records import MatchInfo
     from trickrules.engine.state import GameLike
+    from trickrules.engine.values import MatchInfo
 
 __all__ = [
     "OVER",
@@ -209,7 +209,7 @@ def not_legal(state: State, action: Action) -> str:
 def seat_views(state: State, seat: int) -> tuple[tuple[str, Any], ...]:
     """What ``seat`` sees of each mechanism of the state's game: (phase, view value), in the order of the records."""
     # At a chance step only the dealing has started; the other mechanisms' records (and views) come with the deal.
-    started = state.game._parts[: len(state.deal.parts)]
+    started = state.game.part_mechanisms[: len(state.deal.parts)]
     return tuple((m.phase, m.view(state, seat)) for m in started if m.view is not None)
 
 

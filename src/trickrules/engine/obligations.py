@@ -34,7 +34,7 @@ from trickrules.compile.duties import (
 from trickrules.compile.modes import HeadTrickMode, OvertrumpIfUnable
 from trickrules.compile.sequence import Phase
 from trickrules.compile.tables import Tables, TrumpData
-from trickrules.engine.records import DealInfo
+from trickrules.engine.values import DealInfo
 
 if TYPE_CHECKING:
     from trickrules.engine.state import State
@@ -368,7 +368,7 @@ def lead_rules_mask(state: State) -> tuple[int, str]:
     """The cards the seat to move may play in a game with lead or first-trick obligations (see :func:`leads_mask`)."""
     seat = state.to_move
     assert seat is not None
-    t = state.game._tables
+    t = state.game.tables
     tally = state.tally
     return leads_mask(t, state.hands[seat], state.trick, state.leader, seat, state.deal, not tally.winners, tally.won)
 

@@ -29,7 +29,7 @@ from trickrules.compile.tables import Tables
 from trickrules.engine.evaluation import evaluate_in_deal, in_deal
 from trickrules.engine.events import Event
 from trickrules.engine.ledger import Ledger, others
-from trickrules.engine.records import Actor, DealInfo, MatchInfo, Tally
+from trickrules.engine.values import Actor, DealInfo, MatchInfo, Tally
 from trickrules.errors import FormulaError
 from trickrules.spec.formula import Formula, Number
 from trickrules.spec.sealed import Sealed
@@ -90,7 +90,7 @@ def eligibility_env(state: State, seat: int, contract: CompiledContract) -> Env:
     game = state.game
     match = state.match
     rules = game.rules
-    team_of = game._tables.team_of
+    team_of = game.tables.team_of
     score = match.scores[seat]  # in a partnership both partners carry the side's score
     others = [match.scores[s] for s in range(rules.players) if team_of[s] != team_of[seat]]
     env: Env = {
@@ -122,7 +122,7 @@ def deal_facts(game: GameLike, d: DealInfo) -> dict[str, Any]:
     made), ``declared`` and ``bid`` (per seat: points declared, tricks bid).
     """
     found: dict[str, Any] = {}
-    for mechanism in game._parts:
+    for mechanism in game.part_mechanisms:
         if mechanism.facts is not None:
             found.update(mechanism.facts(game, d))
     return found
@@ -412,8 +412,8 @@ class _Environments:
     )
 
     def __init__(self, game: GameLike, match: MatchInfo, d: DealInfo, tally: Tally, sides: tuple[tuple[int, ...], ...]):
-        t = game._tables
-        scoring: ScoringPlan = game._scoring
+        t = game.tables
+        scoring: ScoringPlan = game.scoring
         plan = scoring.by_contract[d.contract]
         base: Env = dict(plan.base)
         base["pot"] = match.pot
@@ -474,7 +474,7 @@ class _Environments:
 
 def side_variables(game: GameLike, match: MatchInfo, d: DealInfo, tally: Tally) -> Callable[[tuple[int, ...]], Env]:
     """The formula variables of a finished deal, for any side (as the deal's outcomes see them)."""
-    return _Environments(game, match, d, tally, sides_of_deal(game._tables, d)).side
+    return _Environments(game, match, d, tally, sides_of_deal(game.tables, d)).side
 
 
 def pay_deal(
@@ -484,11 +484,11 @@ def pay_deal(
 
     The payments' events are appended to ``events``.
     """
-    t = game._tables
+    t = game.tables
     sides = sides_of_deal(t, d)
     has_contract = d.contract is not None and d.declarer is not None
     envs = _Environments(game, match, d, tally, sides)
-    plan = game._scoring.by_contract[d.contract]
+    plan = game.scoring.by_contract[d.contract]
     ledger = Ledger(t.rules, d, list(match.scores), match.pot, events, sides if has_contract else ())
     applied: list[str] = []
     # Who each kind of outcome is for: (side, player) pairs; the deal's is the declarer's side.

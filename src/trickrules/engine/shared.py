@@ -10,7 +10,7 @@ from trickrules.compile.modes import DeclarationSuit
 from trickrules.compile.tables import Tables
 from trickrules.engine.actions import Action
 from trickrules.engine.events import BidMade, CardPlayed, Passed, shared
-from trickrules.engine.records import Actor, Phase
+from trickrules.engine.values import Actor, Phase
 
 __all__ = ["SharedValues"]
 

@@ -31,8 +31,8 @@ from trickrules.compile.rules import Rules
 from trickrules.compile.tables import Tables
 from trickrules.engine.actions import Action
 from trickrules.engine.events import Event
-from trickrules.engine.records import Actor, DealInfo, MatchInfo, Phase, Step, Tally
 from trickrules.engine.shared import SharedValues
+from trickrules.engine.values import Actor, DealInfo, MatchInfo, Phase, Step, Tally
 from trickrules.errors import ArgumentError, IllegalActionError
 from trickrules.spec.model import Spec
 
@@ -55,25 +55,33 @@ class GameLike(Protocol):
     source: str
     fingerprint: str
     options: Mapping[str, str]
-    _tables: Tables
-    _shared: SharedValues
-    _scoring: Any  # the game's ScoringPlan (trickrules.engine.scoring), which knows states
-    _legal: Mapping[str, Callable[[State], tuple[Action, ...]]]
-    _apply: Mapping[str, Callable[[State, Any], State]]
-    # Each a trickrules.engine.mechanism.Mechanism (which knows states): by phase, in the order of a
-    # deal's parts, and in the order the generic loop asks them.
-    _mechanisms: Mapping[str, Any]
-    _parts: tuple[Any, ...]
-    _sequence: tuple[Any, ...]
+
+    # -- the engine's internal interface to the compiled game (read by mechanisms, built-in or
+    # registered, and by the engine's modules; typed here so that mypy checks every read) --------
+
+    #: The compiled lookup tables (cards, rules, play order, trump data).
+    tables: Tables
+    #: The actions and common events the game builds once and every state shares.
+    shared: SharedValues
+    #: The game's ScoringPlan (trickrules.engine.scoring, which knows states).
+    scoring: Any
+    #: Per phase: the legal actions of a state, and applying an action (one lookup per step).
+    legal_by_phase: Mapping[str, Callable[[State], tuple[Action, ...]]]
+    apply_by_phase: Mapping[str, Callable[[State, Any], State]]
+    #: Each a trickrules.engine.mechanism.Mechanism (which knows states): by phase, in the order
+    #: of a deal's parts, and in the order the generic loop asks them.
+    mechanisms: Mapping[str, Any]
+    part_mechanisms: tuple[Any, ...]
+    sequence: tuple[Any, ...]
     #: Each mechanism's position in a deal's ``parts``, by phase.
-    _slot: Mapping[str, int]
+    slot: Mapping[str, int]
     #: What each reason code of a narrowed play says in a refusal.
-    _reasons: Mapping[str, str]
-    # The mechanisms' hooks (see trickrules.engine.mechanism.Mechanism), in sequence order.
-    _after_trick: tuple[Callable[..., State | None], ...]
-    _on_card: tuple[Callable[..., tuple[DealInfo, Tally, tuple[tuple[Actor, Event], ...]]], ...]
-    _narrow: tuple[Callable[[State, int, int, str], tuple[int, str]], ...]
-    _choosers: tuple[Callable[[State], int | None], ...]
+    reasons: Mapping[str, str]
+    #: The mechanisms' hooks (see trickrules.engine.mechanism.Mechanism), in sequence order.
+    after_trick_hooks: tuple[Callable[..., State | None], ...]
+    on_card_hooks: tuple[Callable[..., tuple[DealInfo, Tally, tuple[tuple[Actor, Event], ...]]], ...]
+    narrow_hooks: tuple[Callable[[State, int, int, str], tuple[int, str]], ...]
+    chooser_hooks: tuple[Callable[[State], int | None], ...]
 
     def __hash__(self) -> int:
         """Games hash by their fingerprint."""
@@ -143,7 +151,7 @@ class State:
 
     #: The compiled game (a :class:`trickrules.Game`).
     game: GameLike
-    #: The phase: a :class:`~trickrules.engine.records.Phase`, or the name of a registered mechanism.
+    #: The phase: a :class:`~trickrules.engine.values.Phase`, or the name of a registered mechanism.
     phase: str
     #: The seat whose turn it is (whose card is played in the play), or ``None`` when the match is over
     #: or the state is at a chance step. :attr:`chooser` is the seat that decides.
@@ -184,7 +192,7 @@ class State:
         """The outcomes of this chance step, each with its exact probability (they sum to 1); empty elsewhere."""
         if not self.is_chance:
             return ()
-        chance = self.game._mechanisms[self.phase].chance
+        chance = self.game.mechanisms[self.phase].chance
         outcomes: tuple[tuple[Action, Fraction], ...] = () if chance is None else chance(self)
         return outcomes
 
@@ -193,7 +201,7 @@ class State:
 
         :class:`~trickrules.errors.ArgumentError` if the state is not at a chance step.
         """
-        seeded = self.game._mechanisms[self.phase].seeded if self.is_chance else None
+        seeded = self.game.mechanisms[self.phase].seeded if self.is_chance else None
         if seeded is None:
             raise ArgumentError(f"the state is not at a chance step (phase {self.phase}, seat {self.to_move} to move).")
         picked: Action = seeded(self)
@@ -208,7 +216,7 @@ class State:
         """
         if self.to_move is None:  # over, or chance's step
             return None
-        for chooser in self.game._choosers:
+        for chooser in self.game.chooser_hooks:
             seat = chooser(self)
             if seat is not None:
                 return seat
@@ -220,7 +228,7 @@ class State:
         Each mechanism module has a typed reader of its own record; this is the generic one. While a
         deal is being dealt at chance steps, only the dealing has a record (the others start once it is dealt).
         """
-        slot = self.game._slot.get(phase)
+        slot = self.game.slot.get(phase)
         return None if slot is None or slot >= len(self.deal.parts) else self.deal.parts[slot]
 
     @property
@@ -276,11 +284,11 @@ class State:
 
     def hand(self, seat: int) -> tuple[str, ...]:
         """The card codes in ``seat``'s hand, in deck order."""
-        return self.game._tables.codes_of(self.hands[self.game.seat(seat, "seat")])
+        return self.game.tables.codes_of(self.hands[self.game.seat(seat, "seat")])
 
     def trick_cards(self) -> tuple[tuple[int, str], ...]:
         """The trick in progress as (seat, card code) pairs, in play order."""
-        seats = self.game._tables.trick_seats[self.deal.seats_out][self.leader]
+        seats = self.game.tables.trick_seats[self.deal.seats_out][self.leader]
         codes = self.game.cards.codes
         return tuple((s, codes[c]) for s, c in zip(seats, self.trick, strict=False))
 
@@ -327,7 +335,7 @@ class State:
             "pot": self.match.pot,
         }
         pictured = {a.name for a in attrs_fields(svg.Table)} - set(table)
-        for mechanism in game._parts[: len(d.parts)]:  # at a chance step, only the dealing has started
+        for mechanism in game.part_mechanisms[: len(d.parts)]:  # at a chance step, only the dealing has started
             if mechanism.view is not None:
                 seen = mechanism.view(self, d.partner if d.partner is not None else 0)
                 for a in attrs_fields(type(seen)) if seen is not None else ():
@@ -354,12 +362,12 @@ class State:
         At a chance step, the chance outcomes (as OpenSpiel lists them): the
         actions of :meth:`chance_outcomes`, in the same order.
         """
-        return self.game._legal[self.phase](self)
+        return self.game.legal_by_phase[self.phase](self)
 
     def is_legal(self, action: Action | str) -> bool:
         """Whether ``action`` may be applied now."""
         try:
-            self.game._mechanisms[self.phase].check(self, self.game.as_action(action))
+            self.game.mechanisms[self.phase].check(self, self.game.as_action(action))
         except IllegalActionError:
             return False
         return True
@@ -370,7 +378,7 @@ class State:
         Raises :class:`~trickrules.errors.IllegalActionError` naming the rule
         that forbids it; the state is unchanged either way.
         """
-        return self.game._apply[self.phase](self, action)
+        return self.game.apply_by_phase[self.phase](self, action)
 
     def step(self, action: Action | str) -> tuple[State, tuple[Event, ...]]:
         """Apply ``action`` and return the new state with the events it produced."""

@@ -37,8 +37,8 @@ from trickrules.engine.events import (
     Paid,
     TrickWon,
 )
-from trickrules.engine.records import Phase
 from trickrules.engine.state import State
+from trickrules.engine.values import Phase
 from trickrules.errors import ArgumentError, LogIntegrityError
 from trickrules.faces.render import describe_event, seat_list
 from trickrules.records.eventlog import EventLog

@@ -33,8 +33,8 @@ from trickrules.engine.events import (
     TurnedTaken,
     WentAlone,
 )
-from trickrules.engine.records import Phase
 from trickrules.engine.state import GameLike
+from trickrules.engine.values import Phase
 from trickrules.spec.converter import unstructure
 
 __all__ = ["describe_event", "game_data", "in_print_order", "rules_data", "rules_text"]

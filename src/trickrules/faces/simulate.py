@@ -40,9 +40,9 @@ from trickrules.engine.actions import Action
 from trickrules.engine.bulk import play_random
 from trickrules.engine.events import DealScored, MatchEnded, TrickWon
 from trickrules.engine.game import Game, load
-from trickrules.engine.records import Phase
 from trickrules.engine.scoring import deal_facts
 from trickrules.engine.state import State
+from trickrules.engine.values import Phase
 from trickrules.errors import ArgumentError
 from trickrules.faces.bots import BOTS, Bot
 from trickrules.faces.stats import Estimate, Statistics, StatisticsCounter, merge_all

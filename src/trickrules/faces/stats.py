@@ -209,7 +209,7 @@ class _ContractCounter:
 class StatisticsCounter:
     """The mutable counter of a simulation's statistics, filled deal by deal and match by match.
 
-    (Not the engine's :class:`trickrules.engine.records.Tally`, which records
+    (Not the engine's :class:`trickrules.engine.values.Tally`, which records
     what the tricks of one deal decided.)
     """
 

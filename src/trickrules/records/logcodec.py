@@ -26,8 +26,8 @@ from typing import Any
 from attrs import evolve, frozen
 
 from trickrules.engine.events import Event, event_from_data, event_to_data
-from trickrules.engine.records import Stacked
 from trickrules.engine.rng import RNG_VERSION
+from trickrules.engine.values import Stacked
 from trickrules.errors import ArgumentError, LogFormatError, LogIntegrityError
 from trickrules.records.strictjson import read_json, show
 from trickrules.spec.converter import Total, converter, describe_error, total_out

@@ -20,9 +20,9 @@ from trickrules.engine.events import Event, event_to_data, records_action
 from trickrules.engine.game import Game, load
 from trickrules.engine.phases import action_of as phase_action_of
 from trickrules.engine.phases.starting import new_match
-from trickrules.engine.records import evolve
 from trickrules.engine.rng import RNG_VERSION
 from trickrules.engine.state import GameLike, State
+from trickrules.engine.values import evolve
 from trickrules.errors import ArgumentError, LogIntegrityError, SpecError, TrickrulesError
 from trickrules.records.eventlog import EventLog, log_text
 from trickrules.records.logcodec import LogEntry, LogHeader, Verifier, entries_of, file_lines, log_path, text_lines

@@ -21,8 +21,8 @@ from attrs import fields as attr_fields
 
 from trickrules.engine.mechanism import mechanism_named, seat_views
 from trickrules.engine.phases import BUILT_IN
-from trickrules.engine.records import Phase
 from trickrules.engine.state import State
+from trickrules.engine.values import Phase
 from trickrules.errors import LogFormatError
 from trickrules.records.strictjson import read_json, show
 from trickrules.spec.converter import Total, converter, describe_error

@@ -34,7 +34,7 @@ from trickrules.engine.phases import (
     tricks_bid,
     trump,
 )
-from trickrules.engine.records import Phase
+from trickrules.engine.values import Phase
 from trickrules.errors import SpecError
 
 if TYPE_CHECKING:

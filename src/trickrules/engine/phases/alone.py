@@ -19,8 +19,8 @@ from trickrules.engine.actions import Action, Verb
 from trickrules.engine.events import Event, Passed, WentAlone, shared
 from trickrules.engine.loop import advance
 from trickrules.engine.mechanism import PASS, Mechanism, listed
-from trickrules.engine.records import Actor, DealInfo, MatchInfo, Phase, evolve, with_part
 from trickrules.engine.state import State
+from trickrules.engine.values import Actor, DealInfo, MatchInfo, Phase, evolve, with_part
 
 if TYPE_CHECKING:
     from trickrules.engine.state import GameLike
@@ -43,7 +43,7 @@ _NONE = Alone()
 
 
 def _record(game: GameLike, d: DealInfo) -> Alone:
-    record: Alone = d.parts[game._slot[_PHASE]]
+    record: Alone = d.parts[game.slot[_PHASE]]
     return record
 
 
@@ -71,7 +71,7 @@ def _due(state: State, d: DealInfo) -> int | None:
 def _defenders(state: State, d: DealInfo) -> list[int]:
     """The defenders, in order from the eldest hand."""
     n = state.game.players
-    team_of = state.game._tables.team_of
+    team_of = state.game.tables.team_of
     assert d.declarer is not None
     makers = team_of[d.declarer]
     order = ((d.dealer + 1 + k) % n for k in range(n))
@@ -79,7 +79,7 @@ def _defenders(state: State, d: DealInfo) -> list[int]:
 
 
 def _offered(state: State) -> tuple[Action, ...]:
-    return (state.game._shared.pass_action, state.game.action("alone"))
+    return (state.game.shared.pass_action, state.game.action("alone"))
 
 
 def _step(state: State, action: Action) -> State:
@@ -90,7 +90,7 @@ def _step(state: State, action: Action) -> State:
     record = _record(game, d)
     events: list[tuple[Actor, Event]]
     if action.verb == Verb.ALONE:
-        partners = [s for s in game.rules.teams[game._tables.team_of[seat]] if s != seat]
+        partners = [s for s in game.rules.teams[game.tables.team_of[seat]] if s != seat]
         out = d.seats_out
         for s in partners:
             out |= 1 << s
@@ -100,7 +100,7 @@ def _step(state: State, action: Action) -> State:
         events = [(seat, shared(Passed, seat, Phase.ALONE.value))]
     # A defender who goes alone ends the asking; otherwise the next seat is asked.
     done = action.verb == Verb.ALONE and seat != d.declarer
-    d = with_part(d, game._slot[_PHASE], Alone(record.asked + 1, done))
+    d = with_part(d, game.slot[_PHASE], Alone(record.asked + 1, done))
     return advance(state, d, events)
 
 

@@ -25,8 +25,8 @@ from trickrules.engine.phases import deal_end
 from trickrules.engine.phases.auction import auction
 from trickrules.engine.phases.call import call, reveal
 from trickrules.engine.phases.play import play_mask
-from trickrules.engine.records import DEALER, Actor, DealInfo, MatchInfo, Phase, Step, Tally, evolve, with_part
 from trickrules.engine.state import State
+from trickrules.engine.values import DEALER, Actor, DealInfo, MatchInfo, Phase, Step, Tally, evolve, with_part
 
 if TYPE_CHECKING:
     from trickrules.engine.state import GameLike
@@ -62,23 +62,23 @@ _NONE = Announcements()
 
 def announcements(game: GameLike, d: DealInfo) -> Announcements:
     """The announcements record of deal ``d``."""
-    record: Announcements = d.parts[game._slot[_PHASE]]
+    record: Announcements = d.parts[game.slot[_PHASE]]
     return record
 
 
 def _with(game: GameLike, d: DealInfo, **changes: object) -> DealInfo:
-    return with_part(d, game._slot[_PHASE], evolve(announcements(game, d), **changes))
+    return with_part(d, game.slot[_PHASE], evolve(announcements(game, d), **changes))
 
 
 def _forced(game: GameLike, d: DealInfo) -> bool:
-    return Phase.BIDDING in game._slot and auction(game, d).forced
+    return Phase.BIDDING in game.slot and auction(game, d).forced
 
 
 def _announce_left(state: State, d: DealInfo) -> list[str]:
     """The announcements still open to the declarer before the first lead."""
     assert d.contract is not None
     done = announcements(state.game, d).announced
-    return [a for a in state.game._tables.announce_offers[d.contract][_forced(state.game, d)] if a not in done]
+    return [a for a in state.game.tables.announce_offers[d.contract][_forced(state.game, d)] if a not in done]
 
 
 def _start(game: GameLike, d: DealInfo, match: MatchInfo) -> Announcements:
@@ -88,7 +88,7 @@ def _start(game: GameLike, d: DealInfo, match: MatchInfo) -> Announcements:
 def _due(state: State, d: DealInfo) -> int | None:
     if d.contract is None or announcements(state.game, d).done:
         return None
-    return d.declarer if state.game._tables.announce_offers[d.contract][_forced(state.game, d)] else None
+    return d.declarer if state.game.tables.announce_offers[d.contract][_forced(state.game, d)] else None
 
 
 def _view(state: State, seat: int) -> AnnouncementsView:
@@ -103,7 +103,7 @@ def _after_trick(
     state: State, hands: tuple[int, ...], d: DealInfo, tally: Tally, events: Events, winner: int
 ) -> State | None:
     """After a trick that completes a run of the declarer's side: a late announcement offered, if any."""
-    if len(tally.winners) not in state.game._tables.late_runs:
+    if len(tally.winners) not in state.game.tables.late_runs:
         return None
     late = _late_window(state, d, tally)
     if late is None:

@@ -24,9 +24,9 @@ from trickrules.engine.loop import advance
 from trickrules.engine.mechanism import PASS, Mechanism, listed, not_legal
 from trickrules.engine.phases import deal_end
 from trickrules.engine.phases.deal import dealing, start_deal
-from trickrules.engine.records import DEALER, Actor, DealInfo, MatchInfo, Phase, Step, evolve, with_part
 from trickrules.engine.scoring import is_eligible
 from trickrules.engine.state import State
+from trickrules.engine.values import DEALER, Actor, DealInfo, MatchInfo, Phase, Step, evolve, with_part
 from trickrules.spec.sealed import Sealed
 
 if TYPE_CHECKING:
@@ -65,7 +65,7 @@ _NEW = Auction()
 
 def auction(game: GameLike, d: DealInfo) -> Auction:
     """The auction record of deal ``d``."""
-    record: Auction = d.parts[game._slot[_PHASE]]
+    record: Auction = d.parts[game.slot[_PHASE]]
     return record
 
 
@@ -96,7 +96,7 @@ def _lowest(state: State, seat: int) -> int:
 
 def _offered(state: State) -> list[Action]:
     game = state.game
-    shared_ = game._shared
+    shared_ = game.shared
     seat = state.to_move
     assert seat is not None
     out = [shared_.pass_action]
@@ -138,16 +138,16 @@ def _step(state: State, action: Action) -> State:
     d = state.deal
     n = game.players
     form = rules.auction
-    slot = game._slot[_PHASE]
+    slot = game.slot[_PHASE]
     old: Auction = d.parts[slot]
     high, bidder, passed = old.high, old.bidder, old.passed
     said: tuple[tuple[Actor, Event], ...]
     if action.verb == Verb.PASS:
-        said = game._shared.pass_events[seat]
+        said = game.shared.pass_events[seat]
         passed |= 1 << seat
     else:
-        high, bidder = game._tables.contract_index[action.arg], seat
-        said = game._shared.bid_events[seat][high]
+        high, bidder = game.tables.contract_index[action.arg], seat
+        said = game.shared.bid_events[seat][high]
         if form is AuctionForm.UNTIL_CONSECUTIVE_PASSES:
             passed = 0  # the passes that end the auction are those after the last bid
     record = Auction(high, bidder, passed, old.spoken + 1)
@@ -159,10 +159,10 @@ def _step(state: State, action: Action) -> State:
         active = ((1 << n) - 1) & ~passed  # the seats still in, as a mask
         over = not active or (bidder is not None and active == 1 << bidder)
     if not over:
-        nxt = game._tables.next_seat[None][seat]
+        nxt = game.tables.next_seat[None][seat]
         if form is AuctionForm.UNTIL_PASSES:
             while (passed >> nxt) & 1:
-                nxt = game._tables.next_seat[None][nxt]
+                nxt = game.tables.next_seat[None][nxt]
         history = Step(state.history, said)
         d = with_part(d, slot, record)
         return State(game, Phase.BIDDING, nxt, state.hands, (), state.leader, d, state.tally, state.match, history)
@@ -191,7 +191,7 @@ def _contract_won(
     events.append((DEALER, shared(AuctionWon, declarer, c.name, auction(game, d).forced)))
     sitting_out = None
     if c.side is ContractSide.PARTNER_SITS_OUT:
-        team = game.rules.teams[game._tables.team_of[declarer]]
+        team = game.rules.teams[game.tables.team_of[declarer]]
         sitting_out = next(s for s in team if s != declarer)
     out = 0 if sitting_out is None else 1 << sitting_out
     d = evolve(d, contract=contract, declarer=declarer, seats_out=out)

@@ -18,8 +18,8 @@ from trickrules.engine.events import CardCalled, Event, PartnerRevealed, shared
 from trickrules.engine.loop import advance, moved
 from trickrules.engine.mechanism import Events, Mechanism, listed, not_legal
 from trickrules.engine.phases.auction import auction
-from trickrules.engine.records import DEALER, Actor, DealInfo, MatchInfo, Phase, Tally, evolve, with_part
 from trickrules.engine.state import State
+from trickrules.engine.values import DEALER, Actor, DealInfo, MatchInfo, Phase, Tally, evolve, with_part
 
 if TYPE_CHECKING:
     from trickrules.engine.state import GameLike
@@ -53,14 +53,14 @@ _NONE = Call()
 
 def call(game: GameLike, d: DealInfo) -> Call:
     """The call record of deal ``d``."""
-    record: Call = d.parts[game._slot[_PHASE]]
+    record: Call = d.parts[game.slot[_PHASE]]
     return record
 
 
 def reveal(state: State, d: DealInfo, tally: Tally) -> tuple[DealInfo, Tally]:
     """The partner of the called card made public: the deal's call record and the watched cards updated."""
     record = call(state.game, d)
-    d = with_part(d, state.game._slot[_PHASE], evolve(record, revealed=True))
+    d = with_part(d, state.game.slot[_PHASE], evolve(record, revealed=True))
     if record.called is not None and (tally.watched >> record.called) & 1:
         tally = evolve(tally, watched=tally.watched & ~(1 << record.called))
     return d, tally
@@ -104,9 +104,9 @@ def callable_cards(state: State) -> list[int]:
     cards = game.cards
     assert d.declarer is not None
     hand = state.hands[d.declarer]
-    trump_mask = game._tables.trumps[d.trump].trump_mask if d.trump is not None else 0
+    trump_mask = game.tables.trumps[d.trump].trump_mask if d.trump is not None else 0
     # Before trumps are named, only the cards promoted whatever the trump suit are sure trumps.
-    always = game._tables.always_trumps if d.trump is None else 0
+    always = game.tables.always_trumps if d.trump is None else 0
 
     def pick(ranks: tuple[int, ...], own: bool, allow_trump: bool) -> tuple[list[int], bool]:
         found = []
@@ -164,7 +164,7 @@ def _step(state: State, action: Action) -> State:
     public = game.rules.call_public or game.rules.contracts[d.contract].public_call
     declarer = d.declarer
     d = evolve(d, partner=partner)
-    d = with_part(d, game._slot[_PHASE], Call(card, public))
+    d = with_part(d, game.slot[_PHASE], Call(card, public))
     events: list[tuple[Actor, Event]] = [(declarer, shared(CardCalled, declarer, action.arg))]
     if public:
         events.append((DEALER, PartnerRevealed(partner, action.arg)))

@@ -49,11 +49,11 @@ from trickrules.engine.evaluation import evaluate_in_deal
 from trickrules.engine.events import HIDDEN, POT, Dealt, Event, Misdealt, paid
 from trickrules.engine.loop import advance
 from trickrules.engine.mechanism import Draw, Mechanism
-from trickrules.engine.records import DEALER, Actor, DealInfo, MatchInfo, Phase, Stacked, Step, Tally, evolve
 from trickrules.engine.rng import chosen_size, shuffled
 from trickrules.engine.scoring import deal_constants
 from trickrules.engine.sizes import stacked_size
 from trickrules.engine.state import State, set_cache
+from trickrules.engine.values import DEALER, Actor, DealInfo, MatchInfo, Phase, Stacked, Step, Tally, evolve
 from trickrules.errors import ArgumentError, IllegalActionError, shown
 from trickrules.spec.formula import MAX_MAGNITUDE, to_int
 
@@ -141,7 +141,7 @@ SIZE = Draw("size", _sizes, chosen_size)
 def deal_draws(game: GameLike, number: int) -> list[tuple[Draw, tuple[int, ...]]]:
     """What deal ``number`` draws before its cards: the hand size, then each mechanism's draw, with its values."""
     out = []
-    for draw in (SIZE, *(m.draw for m in game._parts if m.draw is not None)):
+    for draw in (SIZE, *(m.draw for m in game.part_mechanisms if m.draw is not None)):
         values = draw.values(game, number)
         if values:
             out.append((draw, values))
@@ -273,7 +273,7 @@ def _chance_state(
     cards = list(record.cards or ())
     drawn_all = len(record.drawn) == len(deal_draws(game, number))
     size = _size_of(game, number, record.drawn) if drawn_all else 0
-    hands = game._tables.deal(dealer, cards[: n * size] if drawn_all else [])
+    hands = game.tables.deal(dealer, cards[: n * size] if drawn_all else [])
     d = DealInfo(number=number, dealer=dealer, dealt=hands, tricks=size, parts=(evolve(record, cards=tuple(cards)),))
     eldest = (dealer + 1) % n
     return State(game, Phase.DEAL, None, hands, (), eldest, d, Tally((0,) * n), match, history)
@@ -286,7 +286,7 @@ def _dealt_by_chance(state: State, record: Dealing, size: int) -> State:
     match = state.match
     cards = list(record.cards or ())
     dealt = game.players * size
-    hands = game._tables.deal(d.dealer, cards[:dealt])
+    hands = game.tables.deal(d.dealer, cards[:dealt])
     turned = cards[dealt - 1] if game.rules.turn_last_card else cards[dealt] if game.rules.turn_from_stock else None
     seeded = _seeded_draws(game, match.seed, d.number, record.shuffle)
     seeded_size = _size_of(game, d.number, seeded)
@@ -295,7 +295,7 @@ def _dealt_by_chance(state: State, record: Dealing, size: int) -> State:
         others = dict(seeded)
         draws = tuple((v, x) for v, x in record.drawn if v != SIZE.verb and others.get(v) != x)
         code = game.cards.codes[turned] if turned is not None else ""
-        stack = Stacked(game._tables.hands_of(hands), code, draws)
+        stack = Stacked(game.tables.hands_of(hands), code, draws)
         match = evolve(match, chosen=(*match.chosen, (record.shuffle, stack)))
     return _dealt(state, d.number, record.shuffle, d.dealer, match, [], hands, turned, size, record.drawn)
 
@@ -360,7 +360,7 @@ def _deal_from_seed(
     game: GameLike, seed: int, shuffle_no: int, dealer: int, size: int
 ) -> tuple[tuple[int, ...], int | None, tuple[tuple[str, ...], ...]]:
     """Shuffle and deal ``size`` cards each; return the hands as masks, the turned card and the hands as codes."""
-    t = game._tables
+    t = game.tables
     rules = game.rules
     order = shuffled(seed, shuffle_no, t.cards.size)
     dealt = game.players * size
@@ -448,7 +448,7 @@ def _dealt(
             scores[seat] -= ante
         match = evolve(match, scores=tuple(scores), pot=match.pot + ante * n)
     turned_code = game.cards.codes[turned_card] if turned_card is not None else ""
-    events.append((DEALER, Dealt(number, dealer, game._tables.hands_of(hands), turned_code)))
+    events.append((DEALER, Dealt(number, dealer, game.tables.hands_of(hands), turned_code)))
     trump: int | None = None
     if rules.trump_chosen_by is TrumpChooser.TURNED and turned_card is not None:
         trump = game.cards.suit_of[turned_card]
@@ -459,7 +459,7 @@ def _dealt(
     record = Dealing(shuffle_no, turned_card, drawn)
     deal = DealInfo(number=number, dealer=dealer, dealt=hands, trump=trump, tricks=size, parts=(record,))
     parts: list[Any] = [record]
-    for mechanism in game._parts[1:]:
+    for mechanism in game.part_mechanisms[1:]:
         parts.append(None if mechanism.start is None else mechanism.start(game, deal, match))
     deal = evolve(deal, parts=tuple(parts))
     eldest = (dealer + 1) % n

@@ -15,9 +15,9 @@ from trickrules.engine.carry import carried_counters, match_bonus
 from trickrules.engine.evaluation import evaluate_in_deal
 from trickrules.engine.events import POT, DealScored, Event, MatchEnded, paid
 from trickrules.engine.phases.deal import MAX_START, MAX_START_TEXT, dealing, start_deal
-from trickrules.engine.records import DEALER, Actor, DealInfo, MatchInfo, Phase, Step, Tally, evolve
 from trickrules.engine.scoring import pay_deal, sides_of_deal
 from trickrules.engine.state import State
+from trickrules.engine.values import DEALER, Actor, DealInfo, MatchInfo, Phase, Step, Tally, evolve
 from trickrules.errors import FormulaError
 
 __all__ = ["ends_early", "finish_deal", "pass_out"]
@@ -30,7 +30,7 @@ def ends_early(state: State, d: DealInfo, tally: Tally) -> bool:
     end_when = state.game.rules.contracts[d.contract].end_when
     if end_when is None:
         return False
-    side = sides_of_deal(state.game._tables, d)[0]
+    side = sides_of_deal(state.game.tables, d)[0]
     tricks = sum(1 for w in tally.winners if w in side)
     env = {
         "tricks": tricks,
@@ -105,7 +105,7 @@ def _share_pot(state: State, match: MatchInfo, events: list[tuple[Actor, Event]]
 def _match_winners(state: State, match: MatchInfo, d: DealInfo) -> tuple[int, ...]:
     """The winning seats if the match is over after this deal, else ``()``."""
     rules = state.game.rules
-    groups = state.game._tables.groups
+    groups = state.game.tables.groups
     scores = match.scores
     totals = [scores[g[0]] for g in groups]
     done = False

@@ -19,8 +19,8 @@ from trickrules.engine.actions import Action, Verb
 from trickrules.engine.events import Declared, Event, Passed, shared
 from trickrules.engine.loop import moved
 from trickrules.engine.mechanism import PASS, Events, Mechanism, listed
-from trickrules.engine.records import Actor, DealInfo, MatchInfo, Phase, Step, Tally, evolve, with_part
 from trickrules.engine.state import State
+from trickrules.engine.values import Actor, DealInfo, MatchInfo, Phase, Step, Tally, evolve, with_part
 
 if TYPE_CHECKING:
     from trickrules.engine.state import GameLike
@@ -64,7 +64,7 @@ _NONE = Declarations()
 
 def declarations(game: GameLike, d: DealInfo) -> Declarations:
     """The declarations record of deal ``d``."""
-    record: Declarations = d.parts[game._slot[_PHASE]]
+    record: Declarations = d.parts[game.slot[_PHASE]]
     return record
 
 
@@ -97,7 +97,7 @@ def _after_trick(
     seats = _window(state, d, record, tally, hands, winner)
     if not seats:
         return None
-    d = with_part(d, state.game._slot[_PHASE], evolve(record, window=seats, window_count=0))
+    d = with_part(d, state.game.slot[_PHASE], evolve(record, window=seats, window_count=0))
     history = Step(state.history, events)
     return State(state.game, Phase.DECLARE, seats[0], hands, (), winner, d, tally, state.match, history)
 
@@ -120,7 +120,7 @@ def _melds(
     for mask in tally.won:
         played |= mask
     size = hand.bit_count()
-    card_of = game._tables.card_of
+    card_of = game.tables.card_of
     out = []
     for decl in game.rules.declarations:
         if contract not in decl.contracts or size < len(decl.ranks):
@@ -153,7 +153,7 @@ def _window(
     game = state.game
     seats = [winner]
     if game.rules.teams and any(x.window_seats is WindowSeats.SIDE for x in game.rules.declarations):
-        seats += [s for s in game.rules.teams[game._tables.team_of[winner]] if s != winner]
+        seats += [s for s in game.rules.teams[game.tables.team_of[winner]] if s != winner]
     return tuple(
         s for s in seats if not (d.seats_out >> s) & 1 and _melds(game, d, record, tally, s, hands[s], False)
     )
@@ -161,7 +161,7 @@ def _window(
 
 def _window_limit(state: State, tally: Tally, winner: int) -> int:
     """How many declarations this window allows: the first window of the winner's side may differ."""
-    team_of = state.game._tables.team_of
+    team_of = state.game.tables.team_of
     side = team_of[winner]
     first = sum(1 for w in tally.winners if team_of[w] == side) == 1
     return max(
@@ -222,7 +222,7 @@ def _step(state: State, action: Action) -> State:
         if record.window_count >= _window_limit(state, tally, state.leader):
             seats = ()
     seats = tuple(x for x in seats if _melds(game, d, record, tally, x, state.hands[x], False))
-    d = with_part(d, game._slot[_PHASE], evolve(record, window=seats))
+    d = with_part(d, game.slot[_PHASE], evolve(record, window=seats))
     if seats:
         return moved(state, Phase.DECLARE, seats[0], d, tuple(events))
     return moved(state, Phase.PLAY, state.leader, d, tuple(events))

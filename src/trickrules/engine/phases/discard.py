@@ -22,8 +22,8 @@ from trickrules.engine.events import HIDDEN, Discarded, Event, TurnedTaken
 from trickrules.engine.loop import advance
 from trickrules.engine.mechanism import Mechanism, listed, not_legal
 from trickrules.engine.phases.deal import dealing
-from trickrules.engine.records import DEALER, Actor, DealInfo, MatchInfo, Phase, evolve, with_part
 from trickrules.engine.state import State
+from trickrules.engine.values import DEALER, Actor, DealInfo, MatchInfo, Phase, evolve, with_part
 
 if TYPE_CHECKING:
     from trickrules.engine.state import GameLike
@@ -47,7 +47,7 @@ _NONE = Discard()
 
 
 def _record(game: GameLike, d: DealInfo) -> Discard:
-    record: Discard = d.parts[game._slot[_PHASE]]
+    record: Discard = d.parts[game.slot[_PHASE]]
     return record
 
 
@@ -68,7 +68,7 @@ def take_up(state: State, d: DealInfo, events: list[tuple[Actor, Event]]) -> tup
     hands = list(state.hands)
     hands[d.dealer] |= 1 << card
     events.append((DEALER, TurnedTaken(d.dealer, game.cards.codes[card])))
-    d = with_part(d, game._slot[_PHASE], Discard(taken=True))
+    d = with_part(d, game.slot[_PHASE], Discard(taken=True))
     s = state
     return State(game, s.phase, s.to_move, tuple(hands), (), s.leader, d, s.tally, s.match, s.history), d
 
@@ -83,7 +83,7 @@ def _offered(state: State) -> list[Action]:
     turned = dealing(state.deal).turned
     if turned is not None and not making.discard_turned:
         hand &= ~(1 << turned)
-    return [game.action(f"discard {code}") for code in game._tables.codes_of(hand)]
+    return [game.action(f"discard {code}") for code in game.tables.codes_of(hand)]
 
 
 def _why(state: State, action: Action, actions: tuple[Action, ...]) -> str:
@@ -99,13 +99,13 @@ def _step(state: State, action: Action) -> State:
     game = state.game
     seat = state.to_move
     assert seat is not None
-    bit = 1 << game._tables.card_of[action.arg]
+    bit = 1 << game.tables.card_of[action.arg]
     hands = list(state.hands)
     hands[seat] &= ~bit
     events: list[tuple[Actor, Event]] = [(seat, Discarded(seat, action.arg))]
     s = state
     record = _record(game, s.deal)
-    d = with_part(s.deal, game._slot[_PHASE], evolve(record, discarded=record.discarded | bit))
+    d = with_part(s.deal, game.slot[_PHASE], evolve(record, discarded=record.discarded | bit))
     after = State(game, s.phase, seat, tuple(hands), (), s.leader, d, s.tally, s.match, s.history)
     return advance(after, d, events)
 

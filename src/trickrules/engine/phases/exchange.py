@@ -17,8 +17,8 @@ from trickrules.engine.events import HIDDEN, CardGiven, Event, ExchangeDone
 from trickrules.engine.loop import advance
 from trickrules.engine.mechanism import Mechanism, listed
 from trickrules.engine.phases.call import call
-from trickrules.engine.records import DEALER, Actor, DealInfo, MatchInfo, Phase, evolve, with_part
 from trickrules.engine.state import State
+from trickrules.engine.values import DEALER, Actor, DealInfo, MatchInfo, Phase, evolve, with_part
 
 if TYPE_CHECKING:
     from trickrules.engine.state import GameLike
@@ -50,7 +50,7 @@ _NONE = Exchange()
 
 def exchange(game: GameLike, d: DealInfo) -> Exchange:
     """The exchange record of deal ``d``."""
-    record: Exchange = d.parts[game._slot[_PHASE]]
+    record: Exchange = d.parts[game.slot[_PHASE]]
     return record
 
 
@@ -124,7 +124,7 @@ def _step(state: State, action: Action) -> State:
         record = evolve(record, given=(*record.given, card))
     else:
         record = evolve(record, returned=(*record.returned, card))
-    d = with_part(d, game._slot[_PHASE], record)
+    d = with_part(d, game.slot[_PHASE], record)
     if len(record.returned) == c.exchange:
         for given in record.given:
             hands[partner] |= 1 << given

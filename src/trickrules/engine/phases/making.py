@@ -29,8 +29,8 @@ from trickrules.engine.loop import advance, moved
 from trickrules.engine.mechanism import PASS, Mechanism, listed, not_legal
 from trickrules.engine.phases import deal_end, discard
 from trickrules.engine.phases.deal import dealing, start_deal
-from trickrules.engine.records import DEALER, Actor, DealInfo, MatchInfo, Phase, with_part
 from trickrules.engine.state import State
+from trickrules.engine.values import DEALER, Actor, DealInfo, MatchInfo, Phase, with_part
 
 if TYPE_CHECKING:
     from trickrules.compile.making import Making
@@ -53,7 +53,7 @@ _NONE = Made()
 
 
 def _made(state: State) -> Made:
-    record: Made = state.deal.parts[state.game._slot[_PHASE]]
+    record: Made = state.deal.parts[state.game.slot[_PHASE]]
     return record
 
 
@@ -86,7 +86,7 @@ def _offered(state: State) -> list[Action]:
     making = _making(state)
     spoken = _made(state).spoken
     n = state.game.players
-    shared_ = state.game._shared
+    shared_ = state.game.shared
     last = spoken == n * len(making.rounds) - 1  # the dealer, last to speak in the last round
     out = [] if making.dealer_must_name and last else [shared_.pass_action]
     out += [shared_.trump_actions[s] for s in _suits(state, making.rounds[spoken // n])]
@@ -113,11 +113,11 @@ def _step(state: State, action: Action) -> State:
     d = state.deal
     n = game.players
     spoken = _made(state).spoken
-    d = with_part(d, game._slot[_PHASE], Made(spoken + 1))
+    d = with_part(d, game.slot[_PHASE], Made(spoken + 1))
     if action.verb == Verb.PASS:
         said = ((seat, shared(Passed, seat, Phase.MAKING.value)),)
         if spoken + 1 < n * len(making.rounds):
-            return moved(state, Phase.MAKING, game._tables.next_seat[0][seat], d, said)
+            return moved(state, Phase.MAKING, game.tables.next_seat[0][seat], d, said)
         events: list[tuple[Actor, Event]] = [*said, (DEALER, Redeal(d.number, d.dealer))]
         if making.redeal_next:  # thrown in: the deal counts, and the next dealer deals
             return deal_end.pass_out(state, d, events)

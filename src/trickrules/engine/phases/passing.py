@@ -26,9 +26,9 @@ from trickrules.engine.events import HIDDEN, CardPassed, Event, PassingDone
 from trickrules.engine.loop import advance
 from trickrules.engine.mechanism import Draw, Mechanism, listed
 from trickrules.engine.phases.deal import dealing
-from trickrules.engine.records import DEALER, Actor, DealInfo, MatchInfo, Phase, Step, evolve, with_part
 from trickrules.engine.rng import chosen
 from trickrules.engine.state import State
+from trickrules.engine.values import DEALER, Actor, DealInfo, MatchInfo, Phase, Step, evolve, with_part
 
 if TYPE_CHECKING:
     from trickrules.engine.state import GameLike
@@ -63,7 +63,7 @@ class PassingView:
 
 def passing(state: State) -> Passing:
     """The passing record of the state's deal."""
-    record: Passing = state.deal.parts[state.game._slot[_PHASE]]
+    record: Passing = state.deal.parts[state.game.slot[_PHASE]]
     return record
 
 
@@ -73,7 +73,7 @@ def offset(game: GameLike, number: int, seed: int, shuffle_no: int) -> int:
     In turn, deal after deal; or, with ``passing.order = "chance"``, drawn
     from the seed for the deal's shuffle (see :mod:`trickrules.engine.rng`).
     """
-    p = game._tables.passing
+    p = game.tables.passing
     if not p.used:
         return 0
     k = chosen(seed, shuffle_no, len(p.offsets)) if p.by_chance else number % len(p.offsets)
@@ -81,7 +81,7 @@ def offset(game: GameLike, number: int, seed: int, shuffle_no: int) -> int:
 
 
 def _directions(game: GameLike, number: int) -> tuple[int, ...]:
-    p = game._tables.passing
+    p = game.tables.passing
     return p.offsets if p.used and p.by_chance else ()
 
 
@@ -98,7 +98,7 @@ def _start(game: GameLike, d: DealInfo, match: MatchInfo) -> Passing:
 
 
 def _due(state: State, d: DealInfo) -> int | None:
-    record: Passing = d.parts[state.game._slot[_PHASE]]
+    record: Passing = d.parts[state.game.slot[_PHASE]]
     return (d.dealer + 1) % state.game.players if record.offset and not record.done else None
 
 
@@ -119,12 +119,12 @@ def _offered(state: State) -> list[Action]:
     seat = state.to_move
     assert seat is not None
     action = state.game.action
-    return [action(f"give {code}") for code in state.game._tables.codes_of(state.hands[seat])]
+    return [action(f"give {code}") for code in state.game.tables.codes_of(state.hands[seat])]
 
 
 def _step(state: State, action: Action) -> State:
     game = state.game
-    t = game._tables
+    t = game.tables
     d = state.deal
     n = game.players
     seat = state.to_move
@@ -132,7 +132,7 @@ def _step(state: State, action: Action) -> State:
     bit = t.bit[t.card_of[action.arg]]
     hands = list(state.hands)
     hands[seat] &= ~bit
-    slot = game._slot[_PHASE]
+    slot = game.slot[_PHASE]
     record: Passing = d.parts[slot]
     passed = list(record.passed or (0,) * n)
     passed[seat] |= bit

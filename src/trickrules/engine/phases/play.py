@@ -20,8 +20,8 @@ from trickrules.engine.events import CardPlayed, Event, TrickWon
 from trickrules.engine.kernel import mask_of, trick_end
 from trickrules.engine.mechanism import Mechanism
 from trickrules.engine.phases import deal_end
-from trickrules.engine.records import DEALER, Actor, DealInfo, Phase, Revoke, Step, Tally, evolve
 from trickrules.engine.state import State, set_cache
+from trickrules.engine.values import DEALER, Actor, DealInfo, Phase, Revoke, Step, Tally, evolve
 from trickrules.errors import IllegalActionError
 
 if TYPE_CHECKING:
@@ -50,9 +50,9 @@ def play_mask(state: State) -> tuple[int, str]:
     game = state.game
     tally = state.tally
     hand = state.hands[seat]
-    found = mask_of(game._tables, hand, state.trick, state.leader, seat, state.deal, not tally.winners, tally.won)
-    if game._narrow:
-        for narrow in game._narrow:
+    found = mask_of(game.tables, hand, state.trick, state.leader, seat, state.deal, not tally.winners, tally.won)
+    if game.narrow_hooks:
+        for narrow in game.narrow_hooks:
             found = narrow(state, seat, *found)
     return found
 
@@ -69,16 +69,16 @@ def _legal(state: State) -> tuple[Action, ...]:
     found = state._cache  # as _legal_mask and play_mask, inlined: asked before every card
     game = state.game
     if found is None:
-        if game._narrow:
+        if game.narrow_hooks:
             found = play_mask(state)
         else:
             seat = state.to_move
             assert seat is not None
             tally = state.tally
             hand, trick, d = state.hands[seat], state.trick, state.deal
-            found = mask_of(game._tables, hand, trick, state.leader, seat, d, not tally.winners, tally.won)
+            found = mask_of(game.tables, hand, trick, state.leader, seat, d, not tally.winners, tally.won)
         set_cache(state, found)
-    return game._shared.play_actions_of(found[0])
+    return game.shared.play_actions_of(found[0])
 
 
 def _due(state: State, d: DealInfo) -> int:
@@ -88,8 +88,8 @@ def _due(state: State, d: DealInfo) -> int:
     eldest = (d.dealer + 1) % game.players
     if (d.seats_out >> eldest) & 1:
         by_declarer = d.contract is not None and game.rules.contracts[d.contract].first_lead is FirstLead.DECLARER
-        eldest = d.declarer if by_declarer and d.declarer is not None else game._tables.next_seat[d.seats_out][eldest]
-    card = game._tables.leads.first_card
+        eldest = d.declarer if by_declarer and d.declarer is not None else game.tables.next_seat[d.seats_out][eldest]
+    card = game.tables.leads.first_card
     if card is not None:
         for seat, hand in enumerate(state.hands):
             if (hand >> card) & 1:
@@ -103,7 +103,7 @@ def _card(state: State, action: Action) -> int:
     seat = state.to_move
     if action.verb != _PLAY:
         raise IllegalActionError(f"{action}: seat {seat} must play a card now.")
-    card = game._tables.card_of.get(action.arg)
+    card = game.tables.card_of.get(action.arg)
     if card is None:
         raise IllegalActionError(f"{action}: {action.arg!r} is not a card of this deck.")
     assert seat is not None
@@ -112,7 +112,7 @@ def _card(state: State, action: Action) -> int:
     mask, reason = _legal_mask(state)
     if not (mask >> card) & 1 and not game.rules.play.revoke_penalised:
         held = game.cards.format(c for c in range(game.cards.size) if (mask >> c) & 1)
-        raise IllegalActionError(f"{action}: {game._reasons[reason]}: seat {seat} holds {held}.")
+        raise IllegalActionError(f"{action}: {game.reasons[reason]}: seat {seat} holds {held}.")
     return card
 
 
@@ -122,7 +122,7 @@ def _check(state: State, action: Action) -> None:
 
 def _apply(state: State, action: object) -> State:
     game = state.game
-    t = game._tables
+    t = game.tables
     found = state._cache
     card = t.card_of.get(action.arg) if type(action) is Action and action.verb == _PLAY else None
     if card is None or found is None or not (found[0] >> card) & 1:
@@ -131,7 +131,7 @@ def _apply(state: State, action: object) -> State:
         return _after_play(state, _card(state, chosen), chosen)
     d = state.deal
     trick = state.trick
-    if len(trick) < t.trick_last[d.seats_out] and not (state.tally.watched >> card) & 1 and not game._choosers:
+    if len(trick) < t.trick_last[d.seats_out] and not (state.tally.watched >> card) & 1 and not game.chooser_hooks:
         # A legal card that neither ends the trick nor is watched: the commonest step of a deal.
         seat = state.to_move
         assert seat is not None
@@ -145,14 +145,14 @@ def _apply(state: State, action: object) -> State:
             d,
             state.tally,
             state.match,
-            _new_step(Step, (state.history, game._shared.play_events[seat][card])),
+            _new_step(Step, (state.history, game.shared.play_events[seat][card])),
         )
     return _after_play(state, card, action)  # type: ignore[arg-type]
 
 
 def _after_play(state: State, card: int, action: Action) -> State:
     game = state.game
-    t = game._tables
+    t = game.tables
     seat = state.to_move
     assert seat is not None
     hands = _flip(state.hands, seat, t.bit[card])  # _card has checked that the seat holds it
@@ -166,16 +166,16 @@ def _after_play(state: State, card: int, action: Action) -> State:
             revoke = reason
             tally = evolve(tally, revokes=(*tally.revokes, Revoke(seat, reason)))
     events: tuple[tuple[Actor, Event], ...]
-    chooser = state.chooser if game._choosers else seat  # another seat may choose the card: the log names it
+    chooser = state.chooser if game.chooser_hooks else seat  # another seat may choose the card: the log names it
     assert chooser is not None
     if revoke:
         events = ((chooser, CardPlayed(seat, action.arg, revoke)),)
     elif chooser == seat:
-        events = game._shared.play_events[seat][card]  # shared: built once per game
+        events = game.shared.play_events[seat][card]  # shared: built once per game
     else:
-        events = ((chooser, game._shared.play_events[seat][card][0][1]),)
+        events = ((chooser, game.shared.play_events[seat][card][0][1]),)
     if (tally.watched >> card) & 1:
-        for on_card in game._on_card:
+        for on_card in game.on_card_hooks:
             d, tally, events = on_card(state, d, tally, card, events)
     if len(trick) <= t.trick_last[d.seats_out]:
         nxt = t.next_seat[d.seats_out][seat]
@@ -193,7 +193,7 @@ def _end_trick(
     events: tuple[tuple[Actor, Event], ...],
 ) -> State:
     game = state.game
-    t = game._tables
+    t = game.tables
     trump = d.trump
     assert trump is not None
     winner, taken = trick_end(t, trick, trump, d.seats_out, state.leader)
@@ -205,7 +205,7 @@ def _end_trick(
     events = (*events, (DEALER, TrickWon(winner, len(winners), texts)))
     if len(winners) == d.tricks or (t.ends_early and deal_end.ends_early(state, d, tally)):
         return deal_end.finish_deal(state, hands, d, tally, list(events))
-    for after_trick in game._after_trick:
+    for after_trick in game.after_trick_hooks:
         window = after_trick(state, hands, d, tally, events, winner)
         if window is not None:
             return window

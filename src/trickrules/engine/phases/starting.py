@@ -21,8 +21,8 @@ from trickrules.engine.phases.deal import (
     stacked_masks,
     start_deal,
 )
-from trickrules.engine.records import DealInfo, MatchInfo, Phase, Stacked, Tally
 from trickrules.engine.state import State
+from trickrules.engine.values import DealInfo, MatchInfo, Phase, Stacked, Tally
 from trickrules.errors import ArgumentError, shown
 
 if TYPE_CHECKING:

@@ -24,8 +24,8 @@ from trickrules.engine.events import Event, shared
 from trickrules.engine.events import TricksBid as TricksBidEvent
 from trickrules.engine.loop import advance, moved
 from trickrules.engine.mechanism import Mechanism, listed, not_legal
-from trickrules.engine.records import Actor, DealInfo, MatchInfo, Phase, with_part
 from trickrules.engine.state import State
+from trickrules.engine.values import Actor, DealInfo, MatchInfo, Phase, with_part
 
 if TYPE_CHECKING:
     from trickrules.engine.state import GameLike
@@ -55,7 +55,7 @@ _NONE = Bids()
 
 def bids(game: GameLike, d: DealInfo) -> tuple[int | None, ...]:
     """Each seat's bid of a number of tricks in deal ``d`` (empty before the first bid)."""
-    record: Bids = d.parts[game._slot[_PHASE]]
+    record: Bids = d.parts[game.slot[_PHASE]]
     return record.bids
 
 
@@ -105,7 +105,7 @@ def bid_range(state: State) -> tuple[int, int, int | None]:
     said = bids(game, d) or (None,) * game.players
     high = rules.max or tricks
     if rules.partners_within_tricks:
-        partners = game.rules.teams[game._tables.team_of[seat]]
+        partners = game.rules.teams[game.tables.team_of[seat]]
         high = min(high, tricks - sum(said[s] or 0 for s in partners))
     excluded = None
     if rules.last_not_total and all(b is not None for s, b in enumerate(said) if s != seat):
@@ -140,7 +140,7 @@ def _step(state: State, action: Action) -> State:
     tricks = int(action.arg)
     said = list(bids(game, state.deal) or (None,) * n)
     said[seat] = tricks
-    d = with_part(state.deal, game._slot[_PHASE], Bids(tuple(said)))
+    d = with_part(state.deal, game.slot[_PHASE], Bids(tuple(said)))
     events: list[tuple[Actor, Event]] = [(seat, shared(TricksBidEvent, seat, tricks))]
     following = (seat + 1) % n
     if said[following] is None:

@@ -12,8 +12,8 @@ from trickrules.engine.events import Event, TrumpNamed, shared
 from trickrules.engine.loop import advance
 from trickrules.engine.mechanism import Mechanism, listed
 from trickrules.engine.phases.call import call
-from trickrules.engine.records import Actor, DealInfo, Phase, evolve
 from trickrules.engine.state import State
+from trickrules.engine.values import Actor, DealInfo, Phase, evolve
 
 if TYPE_CHECKING:
     from trickrules.engine.state import GameLike
@@ -45,7 +45,7 @@ def _due(state: State, d: DealInfo) -> int | None:
 
 
 def _offered(state: State) -> tuple[Action, ...]:
-    return state.game._shared.trump_actions  # the same every time
+    return state.game.shared.trump_actions  # the same every time
 
 
 def _step(state: State, action: Action) -> State:
