@@ -420,8 +420,8 @@ def start_deal(
         return _chance_state(prev, number, dealer, match, history, Dealing(shuffle_no))
     drawn = _seeded_draws(game, match.seed, number, shuffle_no)
     size = _size_of(game, number, drawn)
-    hands, turned_card, _ = _deal_from_seed(game, match.seed, shuffle_no, dealer, size)
-    return _dealt(prev, number, shuffle_no, dealer, match, events, hands, turned_card, size, drawn)
+    hands, turned_card, texts = _deal_from_seed(game, match.seed, shuffle_no, dealer, size)
+    return _dealt(prev, number, shuffle_no, dealer, match, events, hands, turned_card, size, drawn, texts)
 
 
 def _dealt(
@@ -435,8 +435,12 @@ def _dealt(
     turned_card: int | None,
     size: int,
     drawn: tuple[tuple[str, int], ...],
+    texts: tuple[tuple[str, ...], ...] | None = None,
 ) -> State:
-    """The deal's antes and ``Dealt`` event after ``events``, its mechanisms started, and its first decision."""
+    """The deal's antes and ``Dealt`` event after ``events``, its mechanisms started, and its first decision.
+
+    ``texts`` are the hands' codes where the caller has them already.
+    """
     game = prev.game
     rules = game.rules
     n = game.players
@@ -448,7 +452,7 @@ def _dealt(
             scores[seat] -= ante
         match = evolve(match, scores=tuple(scores), pot=match.pot + ante * n)
     turned_code = game.cards.codes[turned_card] if turned_card is not None else ""
-    events.append((DEALER, Dealt(number, dealer, game.tables.hands_of(hands), turned_code)))
+    events.append((DEALER, Dealt(number, dealer, texts or game.tables.hands_of(hands), turned_code)))
     trump: int | None = None
     if rules.trump_chosen_by is TrumpChooser.TURNED and turned_card is not None:
         trump = game.cards.suit_of[turned_card]

@@ -20,7 +20,7 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from attrs import evolve, frozen
+from attrs import frozen
 
 from trickrules.compile.modes import MakingRound
 from trickrules.engine.actions import Action, Verb
@@ -30,7 +30,7 @@ from trickrules.engine.mechanism import PASS, Mechanism, listed, not_legal
 from trickrules.engine.phases import deal_end, discard
 from trickrules.engine.phases.deal import dealing, start_deal
 from trickrules.engine.state import State
-from trickrules.engine.values import DEALER, Actor, DealInfo, MatchInfo, Phase, with_part
+from trickrules.engine.values import DEALER, Actor, DealInfo, MatchInfo, Phase, evolve, with_part
 
 if TYPE_CHECKING:
     from trickrules.compile.making import Making
