@@ -1,7 +1,7 @@
 """The generic loop: from one phase of a deal to the next, by the game's sequence of mechanisms.
 
-When a mechanism has done its part of a deal (the auction is won, the card
-called, the cards passed), it hands the deal to :func:`advance`, which asks
+When a mechanism has done its part of a deal (a contract won, a partner
+chosen, cards handed on), it hands the deal to :func:`advance`, which asks
 the game's mechanisms in the order of its sequence (compiled from the spec,
 :func:`trickrules.compile.sequence.phases`, with registered mechanisms
 inserted) whether they are due, and gives the move to the first that is.

@@ -308,9 +308,9 @@ class State:
     def picture(self) -> svg.Table:
         """The table seen from above, every hand face up, as data for :func:`trickrules.svg.table`.
 
-        What a mechanism adds to the picture (the card turned, the card
-        called) comes from its view (``view``) of the declarer's partner, who
-        sees most, where a field of the view has the name of a field of the picture.
+        What a mechanism adds to the picture comes from its view (``view``) of
+        the declarer's partner, who sees most, where a field of the view has
+        the name of a field of the picture.
         """
         from trickrules import svg
 

@@ -3,12 +3,11 @@
 A :class:`View` holds what every game has: the seat's own hand, the cards
 on the table and won in tricks, the contract, the declarer, trumps, the
 seats out, scores and the pot. What a seat sees of each mechanism's record
-(the card turned, the called card and, once it may know him, its holder,
-the cards it passed or exchanged, announcements, declarations, bids) is
-that mechanism's own view value, in :attr:`View.parts`; the mechanism alone
-decides it (its ``view``), and this module assembles them without knowing
-any of them. A view never holds another seat's hand, the seed, cards
-handed face down to others, or who a secretly called partner is.
+is that mechanism's own view value, in :attr:`View.parts`; the mechanism
+alone decides it (its ``view``), and this module assembles them without
+knowing any of them (``docs/engine.md`` lists the built-in ones). A view
+never holds another seat's hand, the seed, cards handed face down to
+others, or a secret partnership.
 """
 
 from __future__ import annotations
