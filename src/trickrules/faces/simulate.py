@@ -354,6 +354,9 @@ def _run(
 ) -> list[Statistics]:
     """The statistics of matches 0 .. M-1, M the first match at which ``deals`` deals are reached, in chunks."""
     workers = _workers(executor)
+    # Chunks kept in flight: two per worker keep a pool busy while one is counted; played inline,
+    # a chunk ahead is only work that the end of the run may throw away, so one at a time.
+    depth = 1 if executor is None else 2 * workers
     pending: deque[tuple[Chunk, Future[ChunkResult] | ChunkResult]] = deque()
     parts: list[Statistics] = []
     counted = matches = submitted = 0
@@ -367,7 +370,7 @@ def _run(
 
     try:
         while True:
-            while len(pending) < 2 * workers:
+            while len(pending) < depth:
                 if per_match is None:
                     if pending:
                         break
@@ -377,7 +380,7 @@ def _run(
                 remaining = deals - counted
                 if ahead >= remaining * 1.05 + per_match:
                     break
-                share = remaining / per_match / (2 * workers)
+                share = remaining / per_match / depth
                 submit(max(1, min(math.ceil(share), math.ceil(_CHUNK_DEALS / per_match))))
             chunk, outcome = pending.popleft()
             result = outcome if isinstance(outcome, ChunkResult) else outcome.result()
