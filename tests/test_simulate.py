@@ -185,8 +185,10 @@ def test_a_chunk_pickles_with_its_game() -> None:
 def test_inline_simulate_plays_little_more_than_it_counts(
     monkeypatch: pytest.MonkeyPatch, name: str, deals: int
 ) -> None:
-    """Without an executor no chunk is played ahead: what the run plays beyond what it counts is at most the
-    rest of the last chunk (it played 1.24-1.27x what it counted, keeping two chunks pending with no worker).
+    """Without an executor no chunk is played ahead.
+
+    What the run plays beyond what it counts is at most the rest of the last chunk (it played 1.24-1.27x
+    what it counted, keeping two chunks pending with no worker).
     """
     played = [0]
     play = sim.play_chunk
