@@ -55,6 +55,7 @@ from typing import Any, NamedTuple, TypeVar
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import run  # found through the path above: bulk_rate, the engine's bulk path
+from engine import OPENSPIEL, evaluate_bots_rate, openspiel_python_rate
 
 import trickrules
 from trickrules.compile.cards import NO_TRUMP, TRUMP_BASE
@@ -671,37 +672,6 @@ def check_legal(game: trickrules.Game, x: Exported, deals: int, seed: int) -> in
 
 
 # -- OpenSpiel, for the side-by-side figures ------------------------------------------------------
-
-#: OpenSpiel's name of each game both have.
-OPENSPIEL = {"hearts": "hearts", "spades": "spades", "euchre": "euchre", "oh-hell": "oh_hell"}
-
-
-def evaluate_bots_rate(game: Any, games: int, seed: int) -> float:
-    """Games per second of OpenSpiel's C++ ``evaluate_bots`` with uniform random bots, one call per game."""
-    import pyspiel
-
-    bots = [pyspiel.make_uniform_random_bot(p, seed * 10 + p) for p in range(game.num_players())]
-    start = time.perf_counter()
-    for i in range(games):
-        pyspiel.evaluate_bots(game.new_initial_state(), bots, seed * 100_000 + i)
-    return games / (time.perf_counter() - start)
-
-
-def openspiel_python_rate(game: Any, games: int, seed: int) -> float:
-    """Games per second of OpenSpiel driven from Python (``benchmarks/engine.py``'s lean driver)."""
-    rng = random.Random(seed)
-    start = time.perf_counter()
-    for _ in range(games):
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(outcomes[int(rng.random() * len(outcomes))][0])  # uniform in these games
-            else:
-                legal = state.legal_actions()
-                state.apply_action(legal[int(rng.random() * len(legal))])
-    return games / (time.perf_counter() - start)
-
 
 # -- first calls, in fresh processes ---------------------------------------------------------------
 
