@@ -181,14 +181,15 @@ def test_a_chunk_pickles_with_its_game() -> None:
     assert sim.play_chunk(again) == sim.play_chunk(evolve(chunk))
 
 
-@pytest.mark.parametrize(("name", "deals"), [("quadrille", 500), ("cuatrola", 800), ("manille", 300)])
+@pytest.mark.parametrize(("name", "deals"), [("quadrille", 2000), ("cuatrola", 3000), ("manille", 2000)])
 def test_inline_simulate_plays_little_more_than_it_counts(
     monkeypatch: pytest.MonkeyPatch, name: str, deals: int
 ) -> None:
     """Without an executor no chunk is played ahead.
 
-    What the run plays beyond what it counts is at most the rest of the last chunk (it played 1.24-1.27x
-    what it counted, keeping two chunks pending with no worker).
+    Chunks aim under what remains and end in single matches, so what is played is what is counted,
+    but for a chunk whose matches run much longer than the estimate (it played 1.24-1.27x what it
+    counted, keeping two chunks pending with no worker).
     """
     played = [0]
     play = sim.play_chunk
@@ -201,4 +202,4 @@ def test_inline_simulate_plays_little_more_than_it_counts(
     monkeypatch.setattr(sim, "play_chunk", counting)
     counted = sim.simulate(name, deals, seed=3).statistics.deals
     assert counted >= deals
-    assert played[0] <= counted * 1.05 + 30, (played[0], counted)
+    assert played[0] <= counted * 1.02, (played[0], counted)

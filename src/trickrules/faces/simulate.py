@@ -357,6 +357,11 @@ def _run(
     # Chunks kept in flight: two per worker keep a pool busy while one is counted; played inline,
     # a chunk ahead is only work that the end of the run may throw away, so one at a time.
     depth = 1 if executor is None else 2 * workers
+    # Chunks are sized on an estimate of deals per match. For a pool, a margin over what remains saves
+    # a round trip at the end. Inline, another chunk costs nothing, so a chunk aims under what remains
+    # (0.9) and the last ones are single matches: a chunk then never runs past the deals asked for by
+    # more than a match, and is never cut short (which plays part of a block again).
+    margin, extra = (0.9, 0.0) if executor is None else (1.02, 1.0)
     pending: deque[tuple[Chunk, Future[ChunkResult] | ChunkResult]] = deque()
     parts: list[Statistics] = []
     counted = matches = submitted = 0
@@ -376,12 +381,17 @@ def _run(
                         break
                     submit(2)
                     continue
+                # The deals still to hand out: what remains to count, with a small margin for the estimate
+                # of deals per match, less what is in flight. Sized by what is left rather than by what
+                # remains to count, the chunks shrink towards the end, so that the workers finish
+                # together and little is played that the run will not count.
                 ahead = (submitted - matches) * per_match
-                remaining = deals - counted
-                if ahead >= remaining * 1.05 + per_match:
+                unassigned = (deals - counted) * margin + extra * per_match - ahead
+                if unassigned <= 0 and pending:
                     break
-                share = remaining / per_match / depth
-                submit(max(1, min(math.ceil(share), math.ceil(_CHUNK_DEALS / per_match))))
+                share = unassigned / per_match / depth
+                submit(max(1, min(math.floor(share) if executor is None else math.ceil(share),
+                                  math.ceil(_CHUNK_DEALS / per_match))))  # fmt: skip
             chunk, outcome = pending.popleft()
             result = outcome if isinstance(outcome, ChunkResult) else outcome.result()
             cut = _cut(result.deals_per_match, deals - counted)
