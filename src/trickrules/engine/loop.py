@@ -44,11 +44,13 @@ def moved(
     )
 
 
-def advance(state: State, d: DealInfo, events: Sequence[tuple[Actor, Event]]) -> State:
+def advance(
+    state: State, d: DealInfo, events: Sequence[tuple[Actor, Event]], tally: Tally | None = None
+) -> State:
     """The deal's next decision: the first mechanism of the game's sequence that is due gets the move.
 
     The seat the last mechanism (the play) names also becomes the leader
-    of the first trick.
+    of the first trick; ``tally``, where given, replaces the state's.
     """
     sequence = state.game.sequence
     for mechanism in sequence:
@@ -57,5 +59,6 @@ def advance(state: State, d: DealInfo, events: Sequence[tuple[Actor, Event]]) ->
             continue
         seat = due(state, d)
         if seat is not None:
-            return moved(state, mechanism.phase, seat, d, events, leader=seat if mechanism is sequence[-1] else None)
+            leader = seat if mechanism is sequence[-1] else None
+            return moved(state, mechanism.phase, seat, d, events, tally, leader)
     raise AssertionError("the play is always due")  # pragma: no cover

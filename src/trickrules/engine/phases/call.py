@@ -15,7 +15,7 @@ from attrs import frozen
 
 from trickrules.engine.actions import Action, Verb
 from trickrules.engine.events import CardCalled, Event, PartnerRevealed, shared
-from trickrules.engine.loop import advance, moved
+from trickrules.engine.loop import advance
 from trickrules.engine.mechanism import Events, Mechanism, listed, not_legal
 from trickrules.engine.phases.auction import auction
 from trickrules.engine.state import State
@@ -168,9 +168,9 @@ def _step(state: State, action: Action) -> State:
     events: list[tuple[Actor, Event]] = [(declarer, shared(CardCalled, declarer, action.arg))]
     if public:
         events.append((DEALER, PartnerRevealed(partner, action.arg)))
-    else:  # its play makes the partnership known (_on_card)
-        state = moved(state, state.phase, declarer, d, (), evolve(state.tally, watched=state.tally.watched | 1 << card))
-    return advance(state, d, events)
+        return advance(state, d, events)
+    # Its play makes the partnership known (_on_card).
+    return advance(state, d, events, evolve(state.tally, watched=state.tally.watched | 1 << card))
 
 
 def _called(event: CardCalled, game: GameLike) -> Action:

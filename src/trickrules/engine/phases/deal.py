@@ -461,11 +461,11 @@ def _dealt(
     elif rules.fixed_trump is not None:
         trump = rules.fixed_trump
     record = Dealing(shuffle_no, turned_card, drawn)
-    deal = DealInfo(number=number, dealer=dealer, dealt=hands, trump=trump, tricks=size, parts=(record,))
+    deal = DealInfo(number, dealer, hands, trump, None, None, None, 0, size, (record,))
     parts: list[Any] = [record]
     for mechanism in game.part_mechanisms[1:]:
         parts.append(None if mechanism.start is None else mechanism.start(game, deal, match))
-    deal = evolve(deal, parts=tuple(parts))
+    deal = DealInfo(number, dealer, hands, trump, None, None, None, 0, size, tuple(parts))
     eldest = (dealer + 1) % n
     dealt = State(game, Phase.DEAL, eldest, hands, (), eldest, deal, Tally((0,) * n), match, prev.history)
     return advance(dealt, deal, events)
