@@ -21,7 +21,7 @@ shared machine hits every side of a ratio alike):
 * the heuristic bots' deals per second;
 * replay from a log's text in actions per second, and ``replay(text)``
   against ``replay(text, game=...)``;
-* peak traced memory of a bulk run;
+* peak traced memory of a bulk run, and the memory each state held costs;
 * two worker processes against one on the bulk path, with the machine's load.
 
 Every line ends with the target and whether it holds on this machine now.
@@ -302,6 +302,24 @@ def memory(deals: int) -> None:
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     report("bulk_peak_mib", f"bulk run of {deals} Quadrille deals: peak {peak / 2**20:.1f} MiB traced", peak / 2**20)
+    # Memory per held state: a search keeps many states alive, each sharing its records with the one before.
+    game = trickrules.load("quadrille")
+    rng = random.Random(1)
+    state = game.new_match(seed=3)
+    for _ in range(30):  # into the play, past the auction
+        legal = state.legal_actions()
+        state = state.apply(legal[int(rng.random() * len(legal))])
+    tracemalloc.start()
+    held = [state]
+    while not state.is_terminal and len(held) < 400:
+        legal = state.legal_actions()
+        state = state.apply(legal[int(rng.random() * len(legal))])
+        held.append(state)
+    current, _ = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    per_state = current / len(held)
+    report("bytes_per_held_state", f"{len(held)} Quadrille states held: {per_state:,.0f} B traced per state", per_state,
+           "<= 1,024 B", per_state <= 1024)  # fmt: skip
 
 
 def workers(deals: int) -> None:
