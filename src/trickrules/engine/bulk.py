@@ -36,8 +36,8 @@ import random
 
 from trickrules.compile.codegen import unpacker
 from trickrules.engine.actions import Action
-from trickrules.engine.kernel import mask_of, trick_end
-from trickrules.engine.phases.deal_end import ends_early
+from trickrules.engine.kernel import flipped, mask_of, trick_end
+from trickrules.engine.phases.play import deal_ends, window_after
 from trickrules.engine.state import State
 from trickrules.engine.values import Phase, Tally, evolve
 
@@ -101,7 +101,6 @@ def _cards(state: State, seats: int, rng: random.Random) -> tuple[State, int, tu
     cards_in = unpacker(range(t.cards.size))
     bit = t.bit
     windows = game.after_trick_hooks
-    may_end = t.ends_early
     last = t.trick_last[d.seats_out]
     following = t.next_seat[d.seats_out]
     watched = tally.watched
@@ -117,19 +116,17 @@ def _cards(state: State, seats: int, rng: random.Random) -> tuple[State, int, tu
         hand = hands[seat]
         choices = cards_in(mask_of(t, hand, trick, leader, seat, d, not winners, won)[0])
         card = choices[int(rng.random() * len(choices))]
-        ends_trick = len(trick) == last
-        if (watched >> card) & 1 or (ends_trick and len(winners) + 1 == d.tricks):
-            return _state(state, seat, hands, trick, leader, won, winners), played, (card, ends_trick)
-        if not ends_trick:
+        if (watched >> card) & 1:
+            return _state(state, seat, hands, trick, leader, won, winners), played, (card, False)
+        if len(trick) != last:
             hands[seat] = hand ^ bit[card]
             trick = (*trick, card)
             played += 1
             seat = following[seat]
         else:
-            full = (*trick, card)
-            winner, taken = trick_end(t, full, trump, seats_out, leader)
-            done = Tally(_flip(won, winner, taken), (*winners, winner), tally.revokes, watched)
-            if may_end and ends_early(state, d, done):  # the contract ends the play here: the engine scores it
+            winner, taken = trick_end(t, (*trick, card), trump, seats_out, leader)
+            done = Tally(flipped(won, winner, taken), (*winners, winner), tally.revokes, watched)
+            if deal_ends(state, d, done):  # the engine takes the step that ends the deal, and scores it
                 return _state(state, seat, hands, trick, leader, won, winners), played, (card, True)
             hands[seat] = hand ^ bit[card]
             won[winner] |= taken
@@ -137,18 +134,12 @@ def _cards(state: State, seats: int, rng: random.Random) -> tuple[State, int, tu
             played += 1
             seat = leader = winner
             trick = ()
-            for window in windows:  # what a mechanism opens between tricks (seen as the engine sees it)
-                opened = window(state, tuple(hands), d, done, (), winner)
+            if windows:  # what a mechanism opens between tricks, asked as the engine asks it
+                opened = window_after(state, tuple(hands), d, done, (), winner)
                 if opened is not None:
                     return opened, played, None
         if not (seats >> seat) & 1:
             return _state(state, seat, hands, trick, leader, won, winners), played, None
-
-
-def _flip(masks: list[int], seat: int, bits: int) -> tuple[int, ...]:
-    out = list(masks)
-    out[seat] ^= bits
-    return tuple(out)
 
 
 def _state(

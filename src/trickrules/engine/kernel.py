@@ -15,7 +15,14 @@ from trickrules.compile.tables import Tables
 from trickrules.engine.obligations import leads_mask, legal_play_mask, winner_index
 from trickrules.engine.values import DealInfo
 
-__all__ = ["mask_of", "trick_end"]
+__all__ = ["flipped", "mask_of", "trick_end"]
+
+
+def flipped(masks: Sequence[int], seat: int, bits: int) -> tuple[int, ...]:
+    """``masks`` with ``bits`` flipped in ``seat``'s mask (a card leaves a hand, or a trick joins a pile)."""
+    out = list(masks)
+    out[seat] ^= bits
+    return tuple(out)
 
 
 def mask_of(

@@ -15,7 +15,7 @@ slower implementation of the same rules.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from trickrules.compile.cards import TRUMP_BASE
 from trickrules.compile.duties import (
@@ -36,14 +36,10 @@ from trickrules.compile.sequence import Phase
 from trickrules.compile.tables import Tables, TrumpData
 from trickrules.engine.values import DealInfo
 
-if TYPE_CHECKING:
-    from trickrules.engine.state import State
-
 __all__ = [
     "REASONS",
     "any_suit_winner_index",
     "called_card",
-    "lead_rules_mask",
     "leads_mask",
     "legal_play_mask",
     "winner_index",
@@ -362,15 +358,6 @@ _VOID: dict[type[VoidDuty], _VoidStep] = {
     Overtrump: _overtrump,
     NoUndertrump: _no_undertrump,
 }
-
-
-def lead_rules_mask(state: State) -> tuple[int, str]:
-    """The cards the seat to move may play in a game with lead or first-trick obligations (see :func:`leads_mask`)."""
-    seat = state.to_move
-    assert seat is not None
-    t = state.game.tables
-    tally = state.tally
-    return leads_mask(t, state.hands[seat], state.trick, state.leader, seat, state.deal, not tally.winners, tally.won)
 
 
 def leads_mask(

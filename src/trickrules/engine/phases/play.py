@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from trickrules.compile.modes import FirstLead
 from trickrules.engine.actions import Action, Verb
 from trickrules.engine.events import CardPlayed, Event, TrickWon
-from trickrules.engine.kernel import mask_of, trick_end
+from trickrules.engine.kernel import flipped, mask_of, trick_end
 from trickrules.engine.mechanism import Mechanism
 from trickrules.engine.phases import deal_end
 from trickrules.engine.state import State, set_cache
@@ -27,20 +27,13 @@ from trickrules.errors import IllegalActionError
 if TYPE_CHECKING:
     from trickrules.engine.state import GameLike
 
-__all__ = ["MECHANISM", "play_mask"]
+__all__ = ["MECHANISM", "deal_ends", "play_mask", "window_after"]
 
 #: The verb of a card played, bound once (an enum member's lookup costs more than the comparison, every card).
 _PLAY: str = Verb.PLAY
 
 # Step(before, events) without the named tuple's Python-level __new__ (the commonest step builds one).
 _new_step = tuple.__new__
-
-
-def _flip(masks: tuple[int, ...], seat: int, bits: int) -> tuple[int, ...]:
-    """``masks`` with ``bits`` flipped in ``seat``'s mask (a card leaves a hand, or a trick joins a pile)."""
-    out = list(masks)
-    out[seat] ^= bits
-    return tuple(out)
 
 
 def play_mask(state: State) -> tuple[int, str]:
@@ -139,7 +132,7 @@ def _apply(state: State, action: object) -> State:
             game,
             Phase.PLAY,
             t.next_seat[d.seats_out][seat],
-            _flip(state.hands, seat, t.bit[card]),
+            flipped(state.hands, seat, t.bit[card]),
             (*trick, card),
             state.leader,
             d,
@@ -155,7 +148,7 @@ def _after_play(state: State, card: int, action: Action) -> State:
     t = game.tables
     seat = state.to_move
     assert seat is not None
-    hands = _flip(state.hands, seat, t.bit[card])  # _card has checked that the seat holds it
+    hands = flipped(state.hands, seat, t.bit[card])  # _card has checked that the seat holds it
     trick = (*state.trick, card)
     d = state.deal
     tally = state.tally
@@ -199,17 +192,37 @@ def _end_trick(
     winner, taken = trick_end(t, trick, trump, d.seats_out, state.leader)
     codes = t.cards.codes
     texts = tuple([codes[card] for card in trick])
-    won = _flip(tally.won, winner, taken)  # the cards of a trick were won by nobody before
+    won = flipped(tally.won, winner, taken)  # the cards of a trick were won by nobody before
     winners = (*tally.winners, winner)
     tally = Tally(won, winners, tally.revokes, tally.watched)
     events = (*events, (DEALER, TrickWon(winner, len(winners), texts)))
-    if len(winners) == d.tricks or (t.ends_early and deal_end.ends_early(state, d, tally)):
+    if deal_ends(state, d, tally):
         return deal_end.finish_deal(state, hands, d, tally, list(events))
-    for after_trick in game.after_trick_hooks:
+    window = window_after(state, hands, d, tally, events, winner)
+    if window is not None:
+        return window
+    return State(game, Phase.PLAY, winner, hands, (), winner, d, tally, state.match, Step(state.history, events))
+
+
+def deal_ends(state: State, d: DealInfo, tally: Tally) -> bool:
+    """Whether the trick ``tally`` has just counted ends the deal: its last, or one the contract ends the play at."""
+    return len(tally.winners) == d.tricks or (state.game.tables.ends_early and deal_end.ends_early(state, d, tally))
+
+
+def window_after(
+    state: State,
+    hands: tuple[int, ...],
+    d: DealInfo,
+    tally: Tally,
+    events: tuple[tuple[Actor, Event], ...],
+    winner: int,
+) -> State | None:
+    """The window a mechanism opens after the trick ``winner`` took (a late announcement, declarations), if any."""
+    for after_trick in state.game.after_trick_hooks:
         window = after_trick(state, hands, d, tally, events, winner)
         if window is not None:
             return window
-    return State(game, Phase.PLAY, winner, hands, (), winner, d, tally, state.match, Step(state.history, events))
+    return None
 
 
 def _played(event: CardPlayed, game: GameLike) -> Action:
