@@ -1,0 +1,136 @@
+"""The engine's random numbers, natively: CPython's Mersenne Twister, seeded and drawn the same way.
+
+A generator is an ``int64`` array of 625 words (the 624 of the state, then
+the index), as CPython's ``random.Random`` keeps it. :func:`seed_words`
+seeds it as ``random.Random(n)`` does (``init_by_array`` with the 32-bit
+words of ``n``); :func:`random` is ``Random.random()`` (53 bits from two
+words). :func:`deal_seed` seeds it for a deal's shuffle, as
+:func:`trickrules.engine.rng.shuffled` does, from the match seed's words
+(``mix``, a SplitMix64 step, computed on unsigned 64-bit words).
+"""
+
+from __future__ import annotations
+
+import random as _random
+
+import numpy as np
+import numpy.typing as npt
+
+from trickrules.native.jit import native
+
+__all__ = ["MT_SIZE", "choose", "deal_seed", "from_random", "random", "seed_words", "shuffle", "word"]
+
+MT_SIZE = 625
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+
+
+@native
+def seed_words(key: npt.NDArray[np.int64], count: int, mt: npt.NDArray[np.int64]) -> None:
+    """Seed ``mt`` from the first ``count`` 32-bit words of ``key`` (CPython's ``init_by_array``)."""
+    m32 = 0xFFFFFFFF
+    mt[0] = 19650218
+    for i in range(1, 624):
+        prev = mt[i - 1]
+        mt[i] = (1812433253 * (prev ^ (prev >> 30)) + i) & m32
+    i, j = 1, 0
+    for _ in range(max(624, count)):
+        prev = mt[i - 1]
+        mt[i] = ((mt[i] ^ (((prev ^ (prev >> 30)) * 1664525) & m32)) + key[j] + j) & m32
+        i += 1
+        j += 1
+        if i >= 624:
+            mt[0] = mt[623]
+            i = 1
+        if j >= count:
+            j = 0
+    for _ in range(623):
+        prev = mt[i - 1]
+        mt[i] = ((mt[i] ^ (((prev ^ (prev >> 30)) * 1566083941) & m32)) - i) & m32
+        i += 1
+        if i >= 624:
+            mt[0] = mt[623]
+            i = 1
+    mt[0] = 0x80000000
+    mt[624] = 624
+
+
+@native
+def word(mt: npt.NDArray[np.int64]) -> int:
+    """The generator's next 32-bit word (``genrand_uint32``)."""
+    if mt[624] >= 624:
+        for i in range(624):
+            y = (mt[i] & 0x80000000) | (mt[(i + 1) % 624] & 0x7FFFFFFF)
+            mt[i] = mt[(i + 397) % 624] ^ (y >> 1) ^ (0x9908B0DF if y & 1 else 0)
+        mt[624] = 0
+    y = mt[mt[624]]
+    mt[624] += 1
+    y ^= y >> 11
+    y ^= (y << 7) & 0x9D2C5680
+    y ^= (y << 15) & 0xEFC60000
+    return int(y ^ (y >> 18))
+
+
+@native
+def random(mt: npt.NDArray[np.int64]) -> float:
+    """``random.random()``: 53 bits from two words."""
+    a = word(mt) >> 5
+    b = word(mt) >> 6
+    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0)
+
+
+@native
+def choose(mt: npt.NDArray[np.int64], count: int) -> int:
+    """The random bot's choice among ``count`` actions: ``int(random() * count)`` (one draw, even for one action)."""
+    return int(random(mt) * count)
+
+
+@native
+def deal_seed(seed: npt.NDArray[np.int64], shuffle_no: int, salt: int, mt: npt.NDArray[np.int64]) -> None:
+    """Seed ``mt`` with ``mix(s, shuffle_no) ^ salt``, ``s`` the match seed as four 32-bit words (low first).
+
+    ``salt`` is 0 for the shuffle, ``CHOICE_SALT`` or ``SIZE_SALT`` (as signed words) for the other streams.
+    """
+    lo = np.uint64(seed[0]) | (np.uint64(seed[1]) << np.uint64(32))
+    z = lo * _GOLDEN + np.uint64(shuffle_no + 1) * _GOLDEN
+    z = (z ^ (z >> np.uint64(30))) * _M1
+    z = (z ^ (z >> np.uint64(27))) * _M2
+    z = (z ^ (z >> np.uint64(31))) ^ np.uint64(salt)
+    key = np.empty(4, dtype=np.int64)
+    key[0] = np.int64(z & np.uint64(0xFFFFFFFF))
+    key[1] = np.int64(z >> np.uint64(32))
+    key[2] = seed[2]
+    key[3] = seed[3]
+    count = 4
+    while count > 1 and key[count - 1] == 0:
+        count -= 1
+    seed_words(key, count, mt)
+
+
+@native
+def shuffle(order: npt.NDArray[np.int64], n: int, mt: npt.NDArray[np.int64]) -> None:
+    """``rng.shuffled``: ``order[:n]`` becomes a permutation of ``0 .. n-1``, Fisher-Yates from the last position."""
+    for i in range(n):
+        order[i] = i
+    for i in range(n - 1, 0, -1):
+        j = int(random(mt) * (i + 1))
+        order[i], order[j] = order[j], order[i]
+
+
+def from_random(rng: _random.Random) -> npt.NDArray[np.int64]:
+    """A native generator in the state of ``rng`` (so both draw the same numbers from here on)."""
+    state = rng.getstate()[1]
+    return np.array(state, dtype=np.int64)
+
+
+def to_random(mt: npt.NDArray[np.int64], rng: _random.Random) -> None:
+    """Put ``rng`` in the state of the native generator ``mt``."""
+    rng.setstate((3, tuple(int(x) for x in mt), None))
+
+
+def words_of(value: int) -> npt.NDArray[np.int64]:
+    """A seed below 2**128 as four 32-bit words, low first (``ValueError`` past 128 bits)."""
+    if value < 0 or value >> 128:
+        raise ValueError("the native kernel takes match seeds from 0 to 2**128 - 1")
+    return np.array([(value >> (32 * i)) & 0xFFFFFFFF for i in range(4)], dtype=np.int64)
