@@ -28,6 +28,7 @@ import json
 import math
 import os
 import random
+import warnings
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor, Future
@@ -52,6 +53,7 @@ __all__ = [
     "BLOCK",
     "MAX_DEALS_PER_MATCH",
     "Chunk",
+    "KernelFallback",
     "ChunkResult",
     "Simulation",
     "bot_kinds",
@@ -86,6 +88,8 @@ class Chunk:
     seed: int
     first: int
     count: int
+    #: Whether random bots may play on the native kernel (where it covers the game).
+    native: bool = True
 
 
 @frozen
@@ -193,9 +197,51 @@ def play_simulation_match(
     return state, actions
 
 
+class KernelFallback(UserWarning):
+    """The native kernel does not cover a game, so the engine plays its simulation (the same results, slower)."""
+
+
+#: The games (by fingerprint) whose fallback to the engine has been said, so it is said once.
+_SAID: set[str] = set()
+
+
+def _kernel(game: Game) -> Any:
+    """The game's native kernel, or ``None`` (saying once why) where it does not cover the game."""
+    from trickrules.native.kernel import Unsupported, kernel_for  # Numba is imported only when needed
+
+    try:
+        return kernel_for(game)
+    except Unsupported as error:
+        if game.fingerprint not in _SAID:
+            _SAID.add(game.fingerprint)
+            warnings.warn(
+                f"{game.name}: the native kernel does not cover {error}; the engine plays it (the same deals, slower).",
+                KernelFallback,
+                stacklevel=2,
+            )
+        return None
+
+
+def _native_chunk(chunk: Chunk, kernel: Any) -> ChunkResult:
+    """A chunk of random bots' matches played on the native kernel."""
+    from trickrules.faces.kernel_stats import statistics_of
+    from trickrules.native.kernel import play_matches
+
+    game = chunk.game
+    indices = range(chunk.first, chunk.first + chunk.count)
+    seeds = [(derive(chunk.seed, i, "match"), derive(chunk.seed, i, "bots")) for i in indices]
+    played = play_matches(kernel, seeds, [i % game.players for i in indices], MAX_DEALS_PER_MATCH)
+    blocks = tuple(statistics_of(kernel, played.rows[k : k + BLOCK]) for k in range(0, chunk.count, BLOCK))
+    return ChunkResult(merge_all(blocks, game.players), tuple(int(d) for d in played.deals), blocks)
+
+
 def play_chunk(chunk: Chunk) -> ChunkResult:
     """Play a chunk's matches and count them (a module-level function, so that any executor can run it)."""
     game = chunk.game
+    if chunk.native and all(kind == "random" for kind in chunk.bots):
+        kernel = _kernel(game)
+        if kernel is not None:
+            return _native_chunk(chunk, kernel)
     counter = [StatisticsCounter(game.players)]
     blocks: list[Statistics] = []
     per_match = []
@@ -320,6 +366,7 @@ def simulate(
     options: Mapping[str, object] | None = None,
     executor: Executor | None = None,
     progress: Callable[[int], None] | None = None,
+    native: bool = True,
 ) -> Simulation:
     """Play at least ``deals`` deals in whole matches and return their statistics.
 
@@ -330,6 +377,12 @@ def simulate(
     (``None``: this process); ``progress`` is called with the number of
     deals counted so far, each time a chunk is counted. The result depends
     only on the game, the bots, ``seed`` and ``deals``.
+
+    Where every seat is ``"random"`` and the native kernel covers the game
+    (:mod:`trickrules.native`), the matches are played on it: the same
+    deals, choice for choice, as the engine plays them. ``native=False``
+    has the engine play them; a game the kernel does not cover is played by
+    the engine, and a :class:`KernelFallback` warning says so once.
     """
     played = _game_of(game, options)
     kinds = bot_kinds(bots, played.players)
@@ -337,7 +390,7 @@ def simulate(
         raise ArgumentError(f"deals must be a whole number of at least 1, found {deals!r}.")
     if type(seed) is not int or seed < 0:
         raise ArgumentError(f"seed must be a whole number of 0 or more, found {seed!r}.")
-    parts = _run(Chunk(played, kinds, seed, 0, 0), deals, executor, progress)
+    parts = _run(Chunk(played, kinds, seed, 0, 0, native), deals, executor, progress)
     return Simulation(
         played.name,
         played.fingerprint,

@@ -1,0 +1,74 @@
+"""A simulation's statistics from the native kernel's rows: the same values the engine's loop counts.
+
+The kernel sums, per match, what :class:`~trickrules.faces.stats.StatisticsCounter`
+counts deal by deal (:mod:`trickrules.native.record`); :func:`statistics_of`
+adds the rows of a block of matches and builds the :class:`~trickrules.faces.stats.Statistics`
+value from them, with the match-level sums (final totals, wins, spread)
+worked out from each match's final totals. The deals' sums are whole
+numbers, so the result is the engine's, bit for bit.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from trickrules.faces.stats import ContractStats, SeatStats, Statistics, Sum
+from trickrules.native import record as R
+from trickrules.native.kernel import Kernel
+
+__all__ = ["NO_CONTRACT", "statistics_of"]
+
+#: The label of deals played without a contract (as the engine's simulation names them).
+NO_CONTRACT = "(none)"
+
+
+def statistics_of(kernel: Kernel, rows: npt.NDArray[np.int64]) -> Statistics:
+    """The statistics of the matches whose rows are ``rows`` (one per match)."""
+    n = kernel.players
+    total = [int(v) for v in rows.sum(axis=0)] if len(rows) else [0] * kernel.row_size
+    matches = len(rows)
+    deals = total[R.A_DEALS]
+    contracts = []
+    for slot, name in enumerate((NO_CONTRACT, *kernel.contracts)):
+        base = R.A_CONTRACTS + slot * R.C_SIZE
+        count = total[base + R.C_COUNT]
+        if not count:
+            continue
+        hist = total[base + R.C_HIST : base + R.C_SIZE]
+        while hist and hist[-1] == 0:
+            hist.pop()
+        c = total[base : base + R.C_HIST]
+        contracts.append(
+            ContractStats(
+                name, count, c[R.C_FORCED], c[R.C_SUCCESSES], Sum(c[R.C_N], c[R.C_TOTAL], c[R.C_SQUARES]), tuple(hist)
+            )
+        )
+    contracts.sort(key=lambda s: s.name)
+    outcomes = sorted(
+        (name, total[R.A_NAMES + i]) for i, name in enumerate(kernel.names) if total[R.A_NAMES + i]
+    )
+    finals = [[int(v) for v in row[R.A_FINAL : R.A_FINAL + n]] for row in rows]
+    winners = [int(row[R.A_WINNERS]) for row in rows]
+    seats = tuple(
+        SeatStats(
+            seat,
+            Sum(deals, total[R.A_SEAT_SUM + seat], total[R.A_SEAT_SQUARES + seat]),
+            Sum(matches, sum(f[seat] for f in finals), sum(f[seat] * f[seat] for f in finals)),
+            total[R.A_SEAT_TRICKS + seat],
+            sum((w >> seat) & 1 for w in winners),
+        )
+        for seat in range(n)
+    )
+    spreads = [max(f) - min(f) if f else 0 for f in finals]
+    return Statistics(
+        n,
+        matches,
+        matches - total[R.A_FINISHED],
+        deals,
+        total[R.A_ACTIONS],
+        tuple(contracts),
+        tuple(outcomes),
+        seats,
+        Sum(matches, sum(spreads), sum(s * s for s in spreads)),
+    )

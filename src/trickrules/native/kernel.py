@@ -1,0 +1,122 @@
+"""The kernel from Python: a game's kernel compiled from its tables, and chunks of matches played on it.
+
+:func:`kernel_for` exports a game's tables for the kernel once per game (by
+its fingerprint) and says why not where the kernel does not cover the game
+(a mechanism or rule it has no native version of): :class:`Unsupported`,
+whose message the simulation shows once before the engine plays instead.
+:func:`play_matches` plays a simulation's matches ``first .. first + count - 1``
+(their seeds as :func:`trickrules.faces.simulate.derive` gives them) and
+gives back each match's statistics row and number of deals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+import numpy.typing as npt
+from attrs import frozen
+
+from trickrules.engine.game import Game
+from trickrules.native import deal, match, record
+from trickrules.native import tables as T
+from trickrules.native.mt import words_of
+from trickrules.native.tables import Unsupported
+
+__all__ = ["Kernel", "Played", "Unsupported", "kernel_for", "play_matches"]
+
+Array = npt.NDArray[np.int64]
+
+
+@frozen
+class Kernel:
+    """A game's kernel: its tables as the kernel reads them, and the names its statistics need."""
+
+    #: The game's tables (:mod:`trickrules.native.tables`).
+    tb: Array
+    players: int
+    #: The contracts' names, by index.
+    contracts: tuple[str, ...]
+    #: The outcome names the statistics count, by the id the scoring's bits map to.
+    names: tuple[str, ...]
+    #: Per bit of the scoring's outcome bits, the id of its name (-1: not counted, as ``"none"``).
+    bits: tuple[int, ...]
+
+    @property
+    def row_size(self) -> int:
+        """The length of a match's statistics row."""
+        return record.a_size(len(self.contracts))
+
+
+@frozen
+class Played:
+    """What :func:`play_matches` gives back: per match, its statistics row and its number of deals."""
+
+    rows: Array
+    deals: Array
+    #: The first match's first deals, kept whole (``record.R_*`` rows), where asked for.
+    records: Array
+
+
+#: Each exporter of a phase's tables, by phase name (the play has none: its rules are in the core).
+EXPORTERS: dict[str, Callable[[Game, T.Builder], None]] = {}
+
+_KERNELS: dict[str, Kernel | Unsupported] = {}
+
+
+def _export(game: Game) -> Kernel:
+    t = game.tables
+    b = T.Builder()
+    T.export_core(t, b)
+    deal.export(game, b)
+    codes = []
+    for phase in t.phases[1:]:
+        code = T.PHASE_CODES.get(str(phase))
+        if code is None:
+            raise Unsupported(f"the phase {str(phase)!r}")
+        if str(phase) != "play":
+            exporter = EXPORTERS.get(str(phase))
+            if exporter is None:
+                raise Unsupported(f"the phase {str(phase)!r}")
+            exporter(game, b)
+            codes.append(code)
+    b.number(T.H_PHASES, len(codes))
+    b.block(T.O_PHASES, codes)
+    b.block(match.HK_DECLARER_LEADS, (c.first_lead.value == "declarer" for c in game.rules.contracts))
+    names: list[str] = []
+    b.block(record.H_NAME_OF_BIT, [-1] * 128)
+    return Kernel(b.array(), game.players, tuple(c.name for c in game.rules.contracts), tuple(names))
+
+
+def kernel_for(game: Game) -> Kernel:
+    """The kernel of ``game`` (built once per game); :class:`Unsupported` saying what it does not cover."""
+    key = game.fingerprint
+    found = _KERNELS.get(key)
+    if found is None:
+        try:
+            found = _export(game)
+        except Unsupported as error:
+            found = error
+        _KERNELS[key] = found
+    if isinstance(found, Unsupported):
+        raise found
+    return found
+
+
+def play_matches(
+    kernel: Kernel, seeds: Sequence[tuple[int, int]], dealers: Sequence[int], max_deals: int, keep: int = 0
+) -> Played:
+    """Play one match per (match seed, bots' seed) of ``seeds``, match ``i`` first dealt by ``dealers[i]``.
+
+    ``keep``: how many of the first match's deals to keep whole.
+    """
+    count = len(seeds)
+    words = np.zeros((count, 8), dtype=np.int64)
+    for i, (seed, bots) in enumerate(seeds):
+        words[i, :4] = words_of(seed)
+        words[i, 4:] = words_of(bots)
+    rows = np.zeros((count, kernel.row_size), dtype=np.int64)
+    deals = np.zeros(count, dtype=np.int64)
+    kept = np.zeros((keep, record.R_SIZE), dtype=np.int64)
+    match.play_chunk(kernel.tb, words, np.array(dealers, dtype=np.int64), rows, deals, kept, max_deals)
+    return Played(rows, deals, kept)

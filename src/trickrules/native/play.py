@@ -1,0 +1,285 @@
+"""The card play natively: the legal cards, the trick's winner, and a deal's tricks by random choice.
+
+The same rules as the engine's play kernel (:func:`trickrules.engine.kernel.mask_of`,
+:func:`~trickrules.engine.kernel.trick_end`), read from the tables' play
+rules (``tables.R_*``: the obligations' records and the lead rules as
+numbers) and trump rows. A random seat plays the ``choose(mt, count)``-th of
+its legal cards in deck order, as the engine's random bot picks among
+``legal_actions()``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from trickrules.native import layout as L
+from trickrules.native import tables as T
+from trickrules.native.jit import native
+from trickrules.native.mt import choose
+
+__all__ = ["first_leader", "legal_cards", "nth_card", "trick_winner"]
+
+Array = npt.NDArray[np.int64]
+
+
+@native
+def nth_card(mask: int, k: int) -> int:
+    """The ``k``-th card (from 0, in deck order) of a non-empty ``mask``."""
+    m = mask
+    for _ in range(k):
+        m &= m - 1
+    low = m & -m
+    c = 0
+    while low != 1:
+        low = (low >> 1) & 0x7FFFFFFFFFFFFFFF
+        c += 1
+    return c
+
+
+@native
+def count_cards(mask: int) -> int:
+    """How many cards ``mask`` holds."""
+    n = 0
+    m = mask
+    while m:
+        m &= m - 1
+        n += 1
+    return n
+
+
+@native
+def winning_index(tb: Array, st: Array, n: int) -> int:
+    """The index of the card winning the first ``n`` cards of the trick on the table (``winner_index``)."""
+    cards = tb[T.H_CARDS]
+    row = st[L.TRUMP_ROW]
+    power = tb[T.O_POWER] + row * cards
+    base = tb[T.H_TRUMP_BASE]
+    winner = 0
+    if tb[T.H_ANY_SUIT]:
+        trumped = False
+        for i in range(n):
+            if tb[power + st[L.TRICK + i]] >= base:
+                trumped = True
+        if not trumped:
+            place = tb[T.O_PLACE] + row * cards
+            for i in range(1, n):
+                if tb[place + st[L.TRICK + i]] < tb[place + st[L.TRICK + winner]]:
+                    winner = i
+            return winner
+        best = -(1 << 40)
+        for i in range(n):
+            v = tb[power + st[L.TRICK + i]]
+            if v > best:
+                best = v
+                winner = i
+        return winner
+    led = tb[tb[T.O_EFF] + row * cards + st[L.TRICK]]
+    led_row = tb[T.O_LED] + (row * tb[T.H_SUITS] + led) * cards
+    best = -(1 << 40)
+    for i in range(n):
+        v = tb[led_row + st[L.TRICK + i]]
+        if v > best:
+            best = v
+            winner = i
+    return winner
+
+
+@native
+def _seat_at(tb: Array, st: Array, index: int) -> int:
+    """The seat that played the ``index``-th card of the current trick."""
+    n = tb[T.H_PLAYERS]
+    return tb[tb[T.O_TRICK_SEATS] + (st[L.SEATS_OUT] * n + st[L.LEADER]) * n + index]
+
+
+@native
+def legal_cards(tb: Array, st: Array, seat: int) -> int:
+    """The cards ``seat`` may play now (``kernel.mask_of``: ``legal_play_mask``, then ``leads_mask``)."""
+    r = T.R_BASE
+    hand = st[L.HANDS + seat]
+    n = st[L.TRICK_N]
+    cards = tb[T.H_CARDS]
+    row = st[L.TRUMP_ROW]
+    base = tb[T.H_TRUMP_BASE]
+    partner = st[L.PARTNER]
+    called = st[L.CALLED]
+    mask = hand
+    bound = False
+    if n == 0:
+        if tb[r + T.R_CALL_LEAD] and seat == partner and seat != st[L.DECLARER] and called >= 0:
+            bit = 1 << called
+            if hand & bit and hand != bit:
+                mask = hand & ~bit
+    elif tb[r + T.R_FOLLOW]:
+        first = st[L.TRICK]
+        trump = tb[tb[T.O_TRUMP_KEY] + row]
+        led = tb[tb[T.O_EFF] + row * cards + first]
+        follow = hand & tb[tb[T.O_SUIT_MASKS] + row * tb[T.H_SUITS] + led]
+        beats = tb[T.O_BEATS] + row * cards
+        power = tb[T.O_POWER] + row * cards
+        if follow:
+            bound = True
+            mask = follow
+            settled = False
+            if tb[r + T.R_PRIV]:
+                held = follow & tb[tb[T.O_PRIV] + row]
+                if held and led == trump:
+                    exempt = held & tb[beats + first]
+                    if exempt and not follow & ~exempt and not (tb[r + T.R_PRIV_SOLE] and follow & (follow - 1)):
+                        mask = hand
+                        settled = True
+            called_here = called >= 0 and (follow >> called) & 1 and called != first
+            if not settled and tb[r + T.R_CALL_FOLLOW] and seat == partner and called_here:
+                mask = 1 << called
+                settled = True
+            if not settled and tb[r + T.R_HEAD]:
+                bi = winning_index(tb, st, n)
+                who = _seat_at(tb, st, bi)
+                team = tb[T.O_TEAM]
+                partner_wins = tb[team + who] == tb[team + seat] and who != seat
+                if (tb[r + T.R_HEAD_ALWAYS] or led == trump) and not (tb[r + T.R_HEAD_PE] and partner_wins):
+                    target = st[L.TRICK + bi]
+                    go = True
+                    if tb[power + target] >= base and led != trump:
+                        if not tb[r + T.R_HEAD_RUFFED]:
+                            go = False
+                        else:
+                            top = -(1 << 40)
+                            eff = tb[T.O_EFF] + row * cards
+                            for i in range(n):  # the suit led's highest card (the first of ties)
+                                c = st[L.TRICK + i]
+                                if tb[eff + c] == led and tb[power + c] > top:
+                                    top = tb[power + c]
+                                    target = c
+                    if go:
+                        higher = follow & tb[beats + target]
+                        if higher:
+                            mask = higher
+        else:
+            kind = tb[r + T.R_VOID]
+            trumps = hand & tb[tb[T.O_TRUMP_MASK] + row]
+            if kind and trumps:
+                bi = winning_index(tb, st, n)
+                best = st[L.TRICK + bi]
+                who = _seat_at(tb, st, bi)
+                team = tb[T.O_TEAM]
+                partner_wins = tb[team + who] == tb[team + seat] and who != seat
+                ruffed = tb[power + best] >= base
+                exempt = tb[r + T.R_VOID_PE] and partner_wins
+                if kind == 1:
+                    if not exempt:
+                        mask = trumps
+                elif kind == 2:
+                    if not exempt:
+                        higher = trumps & tb[beats + best] if ruffed else trumps
+                        if higher:
+                            mask = higher
+                elif not exempt:
+                    must = tb[r + T.R_OVER_TRUMP]
+                    if not ruffed:
+                        mask = trumps
+                    elif tb[r + T.R_OVER_PE] and partner_wins:
+                        mask = trumps if must else hand
+                    else:
+                        higher = trumps & tb[beats + best]
+                        mask = higher if higher else (trumps if must else hand)
+            if tb[r + T.R_NO_UNDER]:
+                bi = winning_index(tb, st, n)
+                best = st[L.TRICK + bi]
+                if tb[power + best] >= base:
+                    low = mask & tb[tb[T.O_TRUMP_MASK] + row] & ~tb[beats + best]
+                    if low and mask & ~low:
+                        mask &= ~low
+    if not tb[r + T.R_RESTRICTED]:
+        return mask
+    first_trick = st[L.TRICKS_PLAYED] == 0
+    barred = tb[r + T.R_FIRST_BARRED]
+    if n:
+        if first_trick and barred and not bound:
+            kept = mask & ~barred
+            if kept:
+                mask = kept
+        return mask
+    first = tb[r + T.R_FIRST_CARD]
+    if first_trick and first >= 0 and (hand >> first) & 1:
+        allowed = mask & tb[r + T.R_FIRST_ALLOWED]
+        if allowed != mask:
+            return allowed
+    unbroken = tb[r + T.R_UNBROKEN]
+    if unbroken and not st[L.PLAYED] & tb[r + T.R_BREAKERS] and mask & ~unbroken & ~tb[r + T.R_UNLESS_ONLY]:
+        kept = mask & ~unbroken
+        if kept:
+            mask = kept
+    if first_trick and barred:
+        kept = mask & ~barred
+        if kept:
+            mask = kept
+    return mask
+
+
+@native
+def first_leader(tb: Array, st: Array, declarer_leads: bool) -> int:
+    """The seat that leads the first trick (the play's ``due``): eldest hand, or the holder of the first card.
+
+    ``declarer_leads``: the contract has the declarer lead when eldest hand sits out.
+    """
+    n = tb[T.H_PLAYERS]
+    out = st[L.SEATS_OUT]
+    eldest = (st[L.DEALER] + 1) % n
+    if (out >> eldest) & 1:
+        if declarer_leads and st[L.DECLARER] >= 0:
+            eldest = st[L.DECLARER]
+        else:
+            eldest = tb[tb[T.O_NEXT_SEAT] + out * n + eldest]
+    card = tb[T.R_BASE + T.R_FIRST_CARD]
+    if card >= 0:
+        for seat in range(n):
+            if (st[L.HANDS + seat] >> card) & 1:
+                return seat
+    return eldest
+
+
+@native
+def play_card(tb: Array, st: Array, seat: int, card: int) -> bool:
+    """``seat`` plays ``card``; at a full trick its winner takes it and leads. Whether the trick ended."""
+    n = tb[T.H_PLAYERS]
+    out = st[L.SEATS_OUT]
+    bit = 1 << card
+    st[L.HANDS + seat] &= ~bit
+    st[L.TRICK + st[L.TRICK_N]] = card
+    st[L.PLAY_ORDER + st[L.CARDS_PLAYED]] = card
+    st[L.CARDS_PLAYED] += 1
+    st[L.PLAYED] |= bit
+    if st[L.TRICK_N] < tb[tb[T.O_TRICK_LAST] + out]:
+        st[L.TRICK_N] += 1
+        st[L.TO_MOVE] = tb[tb[T.O_NEXT_SEAT] + out * n + seat]
+        return False
+    count = st[L.TRICK_N] + 1
+    winner = _seat_at(tb, st, winning_index(tb, st, count))
+    taken = 0
+    for i in range(count):
+        taken |= 1 << st[L.TRICK + i]
+    st[L.WON + winner] |= taken
+    st[L.WON_TRICKS + winner] += 1
+    st[L.WINNERS + st[L.TRICKS_PLAYED]] = winner
+    st[L.TRICKS_PLAYED] += 1
+    st[L.TRICK_N] = 0
+    st[L.LEADER] = winner
+    st[L.TO_MOVE] = winner
+    return True
+
+
+@native
+def random_card(tb: Array, st: Array, mt: Array) -> int:
+    """The random bot's card for the seat to move: the ``choose``-th of its legal cards in deck order."""
+    legal = legal_cards(tb, st, st[L.TO_MOVE])
+    st[L.ACTIONS] += 1
+    return nth_card(legal, choose(mt, count_cards(legal)))
+
+
+@native
+def play_tricks(tb: Array, st: Array, mt: Array) -> None:
+    """Play the deal's tricks by random choice from the position in ``st`` to the last trick."""
+    while st[L.TRICKS_PLAYED] < st[L.TRICKS]:
+        seat = st[L.TO_MOVE]
+        play_card(tb, st, seat, random_card(tb, st, mt))

@@ -1,0 +1,119 @@
+"""The native kernel and the engine agree deal for deal (issue #26 item 3).
+
+For every bundled game and overlay, and each game's options one choice at a
+time, the same simulation matches are played by the engine and by the
+kernel, and every deal compared: its number, dealer, trump, contract,
+declarer and partner, the seats out, every trick's cards and winner, the
+outcomes named, each seat's payment and the totals after it. Every bundled
+game (with its default options) must have a kernel; an option the kernel
+does not cover must fall back to the engine, saying so once. A planted bug
+on either side (a rule changed in the kernel's tables; the engine's trick
+winner) makes the comparison fail.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import pytest
+
+import trickrules
+from native_agree import engine_deals, kernel_deals
+from trickrules.faces.simulate import KernelFallback, simulate
+from trickrules.native.kernel import Unsupported, kernel_for
+
+NAMES = trickrules.bundled_names()
+#: Matches compared per game with its default options, and per option choice.
+MATCHES = 3
+OPTION_MATCHES = 1
+
+
+def _options() -> list[tuple[str, dict[str, str]]]:
+    out: list[tuple[str, dict[str, str]]] = []
+    for name in NAMES:
+        game = trickrules.load(name)
+        for option, spec in game.spec.options.items():
+            for choice in spec.choices:
+                if choice != spec.default:
+                    out.append((name, {option: choice}))
+    return out
+
+
+def _compare(game: trickrules.Game, seed: int, index: int) -> None:
+    ours = kernel_deals(game, seed, index)
+    theirs = engine_deals(game, seed, index)
+    assert len(ours) == len(theirs), f"{game.name} match {index}: {len(ours)} deals, the engine {len(theirs)}"
+    for mine, engine in zip(ours, theirs, strict=True):
+        for key, value in engine.items():
+            assert mine[key] == value, f"{game.name} match {index} deal {engine['number']}: {key} {mine[key]!r} != {value!r}"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_bundled_game_agrees_deal_for_deal(name: str) -> None:
+    game = trickrules.load(name)
+    kernel_for(game)  # every bundled game has a kernel: Unsupported here fails the test
+    for index in range(MATCHES):
+        _compare(game, 7, index)
+
+
+@pytest.mark.parametrize(("name", "options"), _options(), ids=lambda x: x if isinstance(x, str) else repr(x))
+def test_options_agree_or_fall_back(name: str, options: dict[str, str]) -> None:
+    game = trickrules.load(name, options)
+    try:
+        kernel_for(game)
+    except Unsupported:
+        with warnings.catch_warnings(record=True) as said:
+            warnings.simplefilter("always")
+            native = simulate(game, deals=3, seed=5)
+            again = simulate(game, deals=3, seed=5)
+        assert [w.category for w in said] == [KernelFallback]  # said once, not twice
+        assert native == again == simulate(game, deals=3, seed=5, native=False)
+        return
+    for index in range(OPTION_MATCHES):
+        _compare(game, 11, index)
+
+
+def test_simulate_on_the_kernel_equals_the_engine() -> None:
+    for name in ("hearts", "spades", "euchre", "manille", "quadrille", "cuatrola"):
+        native = simulate(name, deals=60, seed=3)
+        engine = simulate(name, deals=60, seed=3, native=False)
+        assert native == engine, name
+
+
+def _planted_rule(game: trickrules.Game, monkeypatch: pytest.MonkeyPatch) -> None:
+    from trickrules.native import kernel as K
+    from trickrules.native import tables as T
+
+    real = K._export
+
+    def broken(g: trickrules.Game) -> Any:
+        made = real(g)
+        tb = made.tb.copy()
+        tb[T.R_BASE + T.R_FOLLOW] = 0  # no one has to follow suit
+        return K.Kernel(tb, made.players, made.contracts, made.names, made.bits)
+
+    monkeypatch.setattr(K, "_export", broken)
+    monkeypatch.setattr(K, "_KERNELS", {})
+
+
+def test_a_planted_bug_in_the_kernel_fails_the_comparison(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = trickrules.load("whist")
+    _planted_rule(game, monkeypatch)
+    with pytest.raises(AssertionError):
+        _compare(game, 7, 0)
+
+
+def test_a_planted_bug_in_the_engine_fails_the_comparison(monkeypatch: pytest.MonkeyPatch) -> None:
+    from trickrules.engine import kernel as engine_kernel
+    from trickrules.engine.phases import play
+
+    real = engine_kernel.trick_end
+
+    def wrong(t: Any, trick: tuple[int, ...], trump: int, seats_out: int, leader: int) -> tuple[int, int]:
+        winner, taken = real(t, trick, trump, seats_out, leader)
+        return (winner + 1) % t.players, taken  # the next seat takes every trick
+
+    monkeypatch.setattr(play, "trick_end", wrong)
+    with pytest.raises(AssertionError):
+        _compare(trickrules.load("whist"), 7, 0)
