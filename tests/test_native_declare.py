@@ -134,7 +134,9 @@ def play_match(game: Game, tb: npt.NDArray[np.int64], seed: int, seen: dict[str,
             seen["forfeited"] = seen.get("forfeited", 0) + 1
 
 
-@pytest.mark.parametrize(("name", "options"), CASES, ids=[f"{n}-{'-'.join(o.values()) or 'default'}" for n, o in CASES])
+@pytest.mark.parametrize(
+    ("name", "options"), CASES, ids=[f"{n}[{','.join(f'{k}={v}' for k, v in o.items())}]" for n, o in CASES]
+)
 def test_declarations_match_engine(name: str, options: dict[str, str], tmp_path: Path) -> None:
     """The kernel's windows take the engine's decisions and leave the engine's deal, trick after trick."""
     if name == EVERY_CONTRACT:
