@@ -117,6 +117,9 @@ def check_auction(game: Game, tb: npt.NDArray[np.int64], state: State, rng: rand
     """Run the kernel's auction from ``state`` and the engine's; compare; the engine's state after it, and how."""
     st = to_arrays(state)
     auction.part_to_arrays(state, st)
+    if record(state).spoken == 0:
+        # A new deal's auction: the driver may leave the block cleared, or as the last deal (or dealing) left it.
+        st[auction.A_HIGH : auction.A_STAMP + 1] = 0 if state.deal.number % 2 else [2, 1, 5, 9, 1, 1, 77]
     mt = from_random(rng)
     auction.run(tb, st, mt)
     before = state

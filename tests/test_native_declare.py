@@ -118,6 +118,9 @@ def play_match(game: Game, tb: npt.NDArray[np.int64], seed: int, seen: dict[str,
         assert len(state.tally.winners) == len(before.tally.winners) + 1
         st = to_arrays(state)
         declare.part_to_arrays(before, st)  # the record as the trick ended, before any window
+        if len(state.tally.winners) == 1:  # a deal's first trick: the block as the last deal left it (or cleared)
+            st[L.MECH_DECLARE : L.MECH_DECLARE + 32] = 0 if seed % 2 else 1 << 40
+            st[L.DECLARED : L.DECLARED + game.players] = 20
         mt = from_random(rng)
         declare.run(tb, st, mt)
         steps = 0

@@ -19,6 +19,10 @@ on nothing that changes (no ``score``, ``opp_score``, ``deal``, ``pot`` or
 ``eligibility_given`` (then :func:`run` reads the mask of each seat from
 ``st[MECH_AUCTION + A_ELIG + seat]``, which the caller fills before, as the
 tests do from the engine, and a native formula evaluator will).
+
+The block holds the engine's record of the auction, marked with the deal
+it belongs to (``A_STAMP``): a block of another deal, or cleared, is taken
+as the fresh record of a new deal, so the driver need not clear it.
 """
 
 from __future__ import annotations
@@ -48,9 +52,11 @@ __all__ = [
     "A_OVER",
     "A_PASSED",
     "A_SPOKEN",
+    "A_STAMP",
     "export",
     "part_to_arrays",
     "run",
+    "stamp",
 ]
 
 # -- header words (HM_AUCTION .. + 15) ---------------------------------------------------------------------
@@ -80,6 +86,8 @@ A_PASSED = L.MECH_AUCTION + 2  # the seats that passed (mask)
 A_SPOKEN = L.MECH_AUCTION + 3  # how many times a seat has spoken
 A_OVER = L.MECH_AUCTION + 4
 A_FORCED = L.MECH_AUCTION + 5
+#: Which deal the record is of (:func:`stamp`): a record of another deal is a fresh one (as the engine's ``start``).
+A_STAMP = L.MECH_AUCTION + 6
 A_ELIG = L.MECH_AUCTION + 8  # [seat] -> the mask of the contracts the seat may bid by their eligible rules
 
 _FORMS = {AuctionForm.ONCE_AROUND: 0, AuctionForm.UNTIL_PASSES: 1, AuctionForm.UNTIL_CONSECUTIVE_PASSES: 2}
@@ -172,6 +180,7 @@ def part_to_arrays(state: State, st: npt.NDArray[np.int64]) -> None:
     record: Auction | None = state.part(Phase.BIDDING)
     if record is None:
         return
+    st[A_STAMP] = stamp(state.deal.number, state.deal.parts[0].shuffle)
     st[A_HIGH] = L.NONE if record.high is None else record.high
     st[A_BIDDER] = L.NONE if record.bidder is None else record.bidder
     st[A_PASSED] = record.passed
@@ -193,6 +202,12 @@ def eligible_mask(state: State, seat: int) -> int:
 
 
 @native
+def stamp(number: int, shuffle: int) -> int:
+    """The mark of deal ``number`` dealt from shuffle ``shuffle`` (never 0, the mark of a cleared block)."""
+    return number * 1048576 + shuffle + 1
+
+
+@native
 def _won(tb: npt.NDArray[np.int64], st: npt.NDArray[np.int64], declarer: int, contract: int, forced: int) -> None:
     """The contract won (or forced): the deal's contract, declarer, seats out and trump, as ``_contract_won``."""
     row = tb[_O_CONTRACTS] + contract * _C_SIZE
@@ -210,7 +225,13 @@ def _won(tb: npt.NDArray[np.int64], st: npt.NDArray[np.int64], declarer: int, co
 @native
 def run(tb: npt.NDArray[np.int64], st: npt.NDArray[np.int64], mt: npt.NDArray[np.int64]) -> None:
     """Play the deal's auction, every seat random, and leave ``st`` as the engine leaves the bidding."""
-    if not tb[_PRESENT] or st[A_OVER]:
+    if not tb[_PRESENT]:
+        return
+    mark = stamp(st[L.NUMBER], st[L.SHUFFLE])
+    if st[A_STAMP] != mark:  # a new deal (or a dealing again): a fresh record, as the engine's start
+        st[A_STAMP] = mark
+        st[A_HIGH], st[A_BIDDER], st[A_PASSED], st[A_SPOKEN], st[A_OVER], st[A_FORCED] = L.NONE, L.NONE, 0, 0, 0, 0
+    if st[A_OVER]:
         return
     n = tb[T.H_PLAYERS]
     count = tb[_COUNT]

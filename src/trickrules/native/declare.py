@@ -14,7 +14,11 @@ leaves ``TO_MOVE`` to the trick's winner where a window was open.
 
 The block keeps the engine's record: the melds declared (in order), the
 melds each seat forfeited (``late = "forfeit"``) as a mask of
-(declaration, suit) pairs, the suits melded, and the last window's count.
+(declaration, suit) pairs, the suits melded, and the last window's count,
+marked with the deal it belongs to (``D_STAMP``): at a deal's first window a
+block of another deal is cleared, with ``DECLARED``. A driver that scores a
+deal without any window (no trick before the last) must clear ``DECLARED``
+itself at the deal's start.
 """
 
 from __future__ import annotations
@@ -29,11 +33,22 @@ from trickrules.engine.state import State
 from trickrules.engine.values import Phase
 from trickrules.native import layout as L
 from trickrules.native import tables as T
+from trickrules.native.auction import stamp
 from trickrules.native.jit import native
 from trickrules.native.mt import choose
 from trickrules.native.tables import Builder, Unsupported, word
 
-__all__ = ["D_COUNT", "D_FORFEITED", "D_MELDS", "D_SUITS", "D_WINDOW_COUNT", "export", "part_to_arrays", "run"]
+__all__ = [
+    "D_COUNT",
+    "D_FORFEITED",
+    "D_MELDS",
+    "D_STAMP",
+    "D_SUITS",
+    "D_WINDOW_COUNT",
+    "export",
+    "part_to_arrays",
+    "run",
+]
 
 # -- header words (HM_DECLARE .. + 7) --------------------------------------------------------------------
 _PRESENT = T.HM_DECLARE + 0  # how many declarations (0: none, the window never opens)
@@ -56,6 +71,7 @@ _X_SIZE = 6
 D_COUNT = L.MECH_DECLARE + 0  # how many melds were declared
 D_SUITS = L.MECH_DECLARE + 1  # the suits melded (mask): a suit is melded once a deal
 D_WINDOW_COUNT = L.MECH_DECLARE + 2  # the melds the last window took
+D_STAMP = L.MECH_DECLARE + 3  # which deal the record is of (auction.stamp): another's is a fresh record
 D_MELDS = L.MECH_DECLARE + 8  # [i] -> seat + 256 * declaration + 65536 * suit, in the order declared (8 at most)
 D_FORFEITED = L.MECH_DECLARE + 16  # [seat] -> the (declaration, suit) pairs forfeited: bit declaration * suits + suit
 _MAX_MELDS = 8
@@ -127,6 +143,7 @@ def part_to_arrays(state: State, st: npt.NDArray[np.int64]) -> None:
         return
     game = state.game
     nsuits = len(game.cards.suit_codes)
+    st[D_STAMP] = stamp(state.deal.number, state.deal.parts[0].shuffle)
     st[D_COUNT] = len(record.declared)
     st[D_WINDOW_COUNT] = record.window_count
     suits = 0
@@ -195,6 +212,13 @@ def run(tb: npt.NDArray[np.int64], st: npt.NDArray[np.int64], mt: npt.NDArray[np
     """The declaration window after the trick just taken, every seat random (nothing where none opens)."""
     if not tb[_PRESENT]:
         return
+    mark = stamp(st[L.NUMBER], st[L.SHUFFLE])
+    if st[D_STAMP] != mark:  # the first window of a deal: a fresh record (nothing declared, nothing forfeited)
+        for i in range(32):
+            st[L.MECH_DECLARE + i] = 0
+        for s in range(tb[T.H_PLAYERS]):
+            st[L.DECLARED + s] = 0
+        st[D_STAMP] = mark
     winner = st[L.WINNERS + st[L.TRICKS_PLAYED] - 1]
     nsuits = tb[T.H_SUITS]
     out = np.empty(64, dtype=np.int64)
