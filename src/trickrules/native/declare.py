@@ -6,7 +6,9 @@ trick that does not end the deal, the engine's mechanism
 winner (and his partner, where a declaration says ``window_seats = "side"``)
 if he *might* hold a meld judged from public information. :func:`run` is
 that window: the play calls it after each trick that does not end the deal
-(with ``WINNERS``, ``WON``, ``TRICKS_PLAYED`` and ``HANDS`` updated), and it
+(with ``WINNERS``, ``WON``, ``TRICKS_PLAYED`` and ``HANDS`` updated; after
+the last trick it does nothing, but a contract's ``end_when`` that stops the
+play early is the caller's to check first), and it
 asks each seat of the window in turn, every seat random, exactly as the
 engine does (pass, then each meld of the best declaration the seat holds,
 suit by suit, one draw per decision), adds the points to ``DECLARED`` and
@@ -210,8 +212,8 @@ def _melds(
 @native
 def run(tb: npt.NDArray[np.int64], st: npt.NDArray[np.int64], mt: npt.NDArray[np.int64]) -> None:
     """The declaration window after the trick just taken, every seat random (nothing where none opens)."""
-    if not tb[_PRESENT]:
-        return
+    if not tb[_PRESENT] or st[L.TRICKS_PLAYED] >= st[L.TRICKS]:
+        return  # no window after the deal's last trick
     mark = stamp(st[L.NUMBER], st[L.SHUFFLE])
     if st[D_STAMP] != mark:  # the first window of a deal: a fresh record (nothing declared, nothing forfeited)
         for i in range(32):
