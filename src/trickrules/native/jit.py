@@ -13,7 +13,7 @@ import os
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import numba
 
@@ -38,10 +38,9 @@ def _cache_dir() -> str | None:
 
 _WHERE = _cache_dir()
 if _WHERE:
-    numba.config.CACHE_DIR = _WHERE  # read when a function is first cached
+    setattr(numba.config, "CACHE_DIR", _WHERE)  # noqa: B010 - read when a function is first cached (untyped)
 
 
 def native(fn: _F) -> _F:
     """``fn`` compiled by ``numba.njit``, cached on disk where possible."""
-    compiled: _F = numba.njit(cache=_WHERE != "", nogil=True)(fn)
-    return compiled
+    return cast(_F, numba.njit(cache=_WHERE != "", nogil=True)(fn))

@@ -18,7 +18,7 @@ import numpy.typing as npt
 from attrs import frozen
 
 from trickrules.engine.game import Game
-from trickrules.native import deal, match, record
+from trickrules.native import auction, deal, declare, making, match, record
 from trickrules.native import tables as T
 from trickrules.native.mt import words_of
 from trickrules.native.tables import Unsupported
@@ -59,7 +59,13 @@ class Played:
 
 
 #: Each exporter of a phase's tables, by phase name (the play has none: its rules are in the core).
-EXPORTERS: dict[str, Callable[[Game, T.Builder], None]] = {}
+EXPORTERS: dict[str, Callable[[Game, T.Builder], None]] = {
+    "bidding": auction.export,
+    "declare": declare.export,
+    "making": making.export,
+    "discard": making.export,
+    "alone": making.export,
+}
 
 _KERNELS: dict[str, Kernel | Unsupported] = {}
 
@@ -70,6 +76,7 @@ def _export(game: Game) -> Kernel:
     T.export_core(t, b)
     deal.export(game, b)
     codes = []
+    exported: set[Callable[[Game, T.Builder], None]] = set()
     for phase in t.phases[1:]:
         code = T.PHASE_CODES.get(str(phase))
         if code is None:
@@ -78,8 +85,11 @@ def _export(game: Game) -> Kernel:
             exporter = EXPORTERS.get(str(phase))
             if exporter is None:
                 raise Unsupported(f"the phase {str(phase)!r}")
-            exporter(game, b)
+            if exporter not in exported:
+                exported.add(exporter)
+                exporter(game, b)
             codes.append(code)
+    b.number(match.HK_DECLARE, "declare" in map(str, t.phases))
     b.number(T.H_PHASES, len(codes))
     b.block(T.O_PHASES, codes)
     b.block(match.HK_DECLARER_LEADS, (c.first_lead.value == "declarer" for c in game.rules.contracts))

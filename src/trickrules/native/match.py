@@ -17,7 +17,10 @@ import numpy.typing as npt
 from trickrules.native import layout as L
 from trickrules.native import tables as T
 from trickrules.native.deal import deal
+from trickrules.native.auction import run as run_auction
+from trickrules.native.declare import run as run_declare
 from trickrules.native.jit import native
+from trickrules.native.making import run_alone, run_discard, run_making
 from trickrules.native.mt import MT_SIZE, seed_words
 from trickrules.native.play import first_leader, play_card, random_card
 from trickrules.native.record import A_ACTIONS, A_FINAL, A_FINISHED, A_WINNERS, count_deal, keep_deal
@@ -26,14 +29,28 @@ __all__ = ["HK_DECLARER_LEADS", "play_chunk", "play_match", "start_match"]
 
 Array = npt.NDArray[np.int64]
 
+BIDDING = T.PHASE_CODES["bidding"]
+MAKING = T.PHASE_CODES["making"]
+DISCARD = T.PHASE_CODES["discard"]
+ALONE = T.PHASE_CODES["alone"]
+
 #: The play's header words: per contract, whether the declarer leads when eldest hand sits out (a block).
 HK_DECLARER_LEADS = T.HM_DEAL + 8
+#: 1 where declarations open a window after a trick (the declare phase).
+HK_DECLARE = T.HM_DEAL + 9
 
 
 @native
 def _phase(tb: Array, st: Array, mt: Array, code: int) -> None:
     """Run the phase of ``code`` (``tables.PHASE_CODES``) for the deal in ``st``."""
-    pass
+    if code == BIDDING:
+        run_auction(tb, st, mt)
+    elif code == MAKING:
+        run_making(tb, st, mt)
+    elif code == DISCARD:
+        run_discard(tb, st, mt)
+    elif code == ALONE:
+        run_alone(tb, st, mt)
 
 
 @native
@@ -46,7 +63,8 @@ def _play(tb: Array, st: Array, mt: Array) -> None:
     st[L.TO_MOVE] = leader
     while st[L.TRICKS_PLAYED] < st[L.TRICKS]:
         seat = st[L.TO_MOVE]
-        play_card(tb, st, seat, random_card(tb, st, mt))
+        if play_card(tb, st, seat, random_card(tb, st, mt)) and tb[HK_DECLARE]:
+            run_declare(tb, st, mt)
 
 
 @native

@@ -89,7 +89,7 @@ def winning_index(tb: Array, st: Array, n: int) -> int:
 def _seat_at(tb: Array, st: Array, index: int) -> int:
     """The seat that played the ``index``-th card of the current trick."""
     n = tb[T.H_PLAYERS]
-    return tb[tb[T.O_TRICK_SEATS] + (st[L.SEATS_OUT] * n + st[L.LEADER]) * n + index]
+    return int(tb[tb[T.O_TRICK_SEATS] + (st[L.SEATS_OUT] * n + st[L.LEADER]) * n + index])
 
 
 @native
@@ -191,7 +191,7 @@ def legal_cards(tb: Array, st: Array, seat: int) -> int:
                     if low and mask & ~low:
                         mask &= ~low
     if not tb[r + T.R_RESTRICTED]:
-        return mask
+        return int(mask)
     first_trick = st[L.TRICKS_PLAYED] == 0
     barred = tb[r + T.R_FIRST_BARRED]
     if n:
@@ -199,12 +199,12 @@ def legal_cards(tb: Array, st: Array, seat: int) -> int:
             kept = mask & ~barred
             if kept:
                 mask = kept
-        return mask
+        return int(mask)
     first = tb[r + T.R_FIRST_CARD]
     if first_trick and first >= 0 and (hand >> first) & 1:
         allowed = mask & tb[r + T.R_FIRST_ALLOWED]
         if allowed != mask:
-            return allowed
+            return int(allowed)
     unbroken = tb[r + T.R_UNBROKEN]
     if unbroken and not st[L.PLAYED] & tb[r + T.R_BREAKERS] and mask & ~unbroken & ~tb[r + T.R_UNLESS_ONLY]:
         kept = mask & ~unbroken
@@ -214,7 +214,7 @@ def legal_cards(tb: Array, st: Array, seat: int) -> int:
         kept = mask & ~barred
         if kept:
             mask = kept
-    return mask
+    return int(mask)
 
 
 @native
@@ -236,7 +236,7 @@ def first_leader(tb: Array, st: Array, declarer_leads: bool) -> int:
         for seat in range(n):
             if (st[L.HANDS + seat] >> card) & 1:
                 return seat
-    return eldest
+    return int(eldest)
 
 
 @native

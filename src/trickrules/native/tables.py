@@ -201,7 +201,9 @@ def export_core(t: Tables, b: Builder) -> None:
     b.block(O_RANK, t.cards.rank_of)
     b.block(O_SUIT, t.cards.suit_of)
     outs = 1 << n
-    next_seat, last, seats = [], [], []
+    next_seat: list[int] = []
+    last: list[int] = []
+    seats: list[int] = []
     for out in range(outs):
         known = out in t.next_seat
         next_seat.extend(t.next_seat[out] if known else (-1,) * n)
