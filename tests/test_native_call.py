@@ -1,0 +1,168 @@
+"""The native call (trickrules.native.call) against the engine: the same card called, partner and record.
+
+At every deal of engine matches played by the random bot where the call is
+due, the kernel's :func:`~trickrules.native.call.run` plays the call from the
+engine's position with the same generator; the engine then goes on with the
+same draws, and the two must agree on every field and on the generator. The
+called card's play (``on_card``) is compared at every card of the play.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping
+
+import native_quad_driver as D
+import parts
+import pytest
+
+from trickrules.engine.state import State
+from trickrules.engine.values import Phase
+from trickrules.native import call
+from trickrules.native import layout as L
+from trickrules.native.mt import from_random
+
+
+def check_call(name: str, options: Mapping[str, str], count: int, steer: bool = True) -> Counter[str]:
+    """Compare the call at every deal of ``count`` matches; what was seen (calls, public calls, not due).
+
+    ``steer``: the auction favours the contracts with a call (see ``native_quad_driver.matches``).
+    """
+    game = D.load(name, options)
+    calling = {c.name for c in game.rules.contracts if c.call}
+    tb = D.tables(game)
+    seen: Counter[str] = Counter()
+
+    def visit(state: State, rng: random.Random) -> State:
+        if state.phase is Phase.CALL:
+            st = D.arrays(state)
+            mt = from_random(rng)
+            actions = st[L.ACTIONS]
+            call.run(tb, st, mt)
+            decisions = 0
+            while state.phase is Phase.CALL:
+                state = D.step(state, rng)
+                decisions += 1
+            assert not D.compare(D.arrays(state), st, game.players), (name, options, D.compare(D.arrays(state), st, game.players))
+            assert (mt == from_random(rng)).all()
+            assert st[L.ACTIONS] - actions == decisions == 1
+            seen["called"] += 1
+            seen["public"] += int(st[call.C_REVEALED])
+            seen["own"] += int(st[L.PARTNER] == st[L.DECLARER])
+            seen["fallback rank"] += int(game.cards.rank_of[st[L.CALLED]] not in game.rules.call_ranks)
+            seen["before trumps"] += int(st[L.TRUMP_ROW] < 0)
+            return state
+        after_call = state.phase in (Phase.EXCHANGE, Phase.ANNOUNCE) or (
+            state.phase is Phase.TRUMP and parts.called(state) is not None  # a Casco's trump follows the call
+        )
+        if after_call or (state.phase is Phase.PLAY and not state.trick and not state.tally.winners):
+            # Not due: nothing changes, nothing is drawn.
+            st = D.arrays(state)
+            before = st.copy()
+            mt = from_random(rng)
+            call.run(tb, st, mt)
+            assert (st == before).all()
+            assert (mt == from_random(rng)).all()
+            seen["not due"] += 1
+        if state.phase is Phase.PLAY and state.deal.contract is not None:
+            # The card played: the kernel's on_card changes the record as the engine's hook does.
+            st = D.arrays(state)
+            legal = state.legal_actions()
+            action = legal[int(rng.random() * len(legal))]
+            card = game.tables.card_of[action.arg]
+            after = state.apply(action)
+            if after.deal.number == state.deal.number and not after.is_terminal:
+                call.on_card(tb, st, card)
+                expected = D.arrays(after)
+                assert st[call.C_REVEALED] == expected[call.C_REVEALED]
+                seen["revealed by play"] += int(st[call.C_REVEALED] and not D.arrays(state)[call.C_REVEALED])
+            return after
+        return state
+
+    deals = D.matches(game, count, visit, favour=calling.__contains__ if steer else None)
+    seen["deals"] = deals
+    return seen
+
+
+@pytest.mark.parametrize(("name", "options"), D.GAMES)
+def test_call_as_engine(name: str, options: Mapping[str, str]) -> None:
+    """Every call of the sampled matches is the engine's, field for field and draw for draw."""
+    seen = check_call(name, options, 8) + check_call(name, options, 4, steer=False)
+    assert seen["called"] > 40
+    assert seen["not due"] > 0
+
+
+def test_call_fallback_and_public() -> None:
+    """The sample reaches the public call, the own card, and the play revealing the partner."""
+    seen = check_call("quadrille", {}, 8) + check_call("quadrille", {"called_king_public": "on"}, 4)
+    seen += check_call("quadrille-fi", {"ladder": "with_dimidiator_casco"}, 8)
+    assert seen["public"] > 0
+    assert seen["own"] > 0
+    assert seen["revealed by play"] > 0
+    assert seen["fallback rank"] > 0
+    assert seen["before trumps"] > 0
+
+
+def check_stacked(name: str, options: Mapping[str, str], held: list[str], count: int) -> Counter[str]:
+    """The call of first deals where seat 0 holds ``held`` and bids alone with a call (the others pass).
+
+    So the declarer holds every callable card: the fallback ranks, and the
+    call of one of his own when nothing else is left.
+    """
+    game = D.load(name, options)
+    tb = D.tables(game)
+    calling = [c.name for c in game.rules.contracts if c.call]
+    codes = list(game.cards.codes)
+    seen: Counter[str] = Counter()
+    for m in range(count):
+        rng = random.Random(m)
+        rest = [c for c in codes if c not in held]
+        rng.shuffle(rest)
+        size = game.rules.hand_size
+        fill = size - len(held)
+        hands = [held + rest[:fill]] + [rest[fill + i * size : fill + (i + 1) * size] for i in range(game.players - 1)]
+        state = game.new_match(seed=m, dealer=game.players - 1, hands=hands)
+        while state.phase is not Phase.CALL and state.deal.number == 0:
+            legal = state.legal_actions()
+            if state.phase is Phase.BIDDING:
+                wanted = [a for a in legal if a.verb == "bid" and a.arg in calling] if state.to_move == 0 else []
+                legal = tuple(wanted) or tuple(a for a in legal if a.verb == "pass")
+            state = state.apply(legal[int(rng.random() * len(legal))])
+        if state.phase is not Phase.CALL:
+            continue
+        st = D.arrays(state)
+        mt = from_random(rng)
+        call.run(tb, st, mt)
+        state = D.step(state, rng)
+        assert not D.compare(D.arrays(state), st, game.players)
+        assert (mt == from_random(rng)).all()
+        rank = game.cards.rank_of[st[L.CALLED]]
+        seen["fallback rank"] += int(rank in game.rules.call_fallback_ranks)
+        seen["own"] += int(st[L.PARTNER] == 0)
+        seen["called"] += 1
+    return seen
+
+
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [
+        ("quadrille", {}),
+        ("quadrille", {"may_call_own_king": "off"}),
+        ("quadrille", {"may_call_queen": "off"}),
+        ("quadrille", {"may_call_queen": "off", "may_call_own_king": "off"}),
+        ("quadrille-fi", {}),
+        ("quadrille-fi", {"queen_call_may_be_trump": "on"}),
+        ("quadrille-fi", {"forced_queen_call_needs_four_kings": "on", "forced_spadille": "on"}),
+        ("quintille", {"may_call_own_king": "off"}),
+    ],
+)
+def test_call_holding_every_king(name: str, options: Mapping[str, str]) -> None:
+    """A declarer with every King (and with every King and Queen) calls as the engine does."""
+    kings = ["KS", "KH", "KD", "KC"]
+    queens = ["QS", "QH", "QD", "QC"]
+    seen = check_stacked(name, options, kings + ["AS"], 12) + check_stacked(name, options, kings + queens, 12)
+    assert seen["called"] > 10
+    if D.load(name, options).rules.call_fallback_ranks:
+        assert seen["fallback rank"] > 0
+    assert seen["own"] > 0
