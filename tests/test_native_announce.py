@@ -18,9 +18,9 @@ import random
 from collections import Counter
 from collections.abc import Callable, Mapping
 
-import native_quad_driver as D
 import pytest
 
+import native_quad_driver as D
 from trickrules.engine.game import Game
 from trickrules.engine.state import State
 from trickrules.engine.values import Phase
@@ -201,4 +201,6 @@ LATE = [
 def test_late_windows(name: str, options: Mapping[str, str], contract: str) -> None:
     """A declarer with every top trump wins the first six tricks: the late window, as the engine opens it."""
     seen = check_strong(name, options, 30, contract.__eq__)
-    assert seen["late windows"] + seen["late announced"] + seen["answered by a lead"] + seen["window ended the deal"] > 10, seen
+    assert (
+        seen["late windows"] + seen["late announced"] + seen["answered by a lead"] + seen["window ended the deal"] > 10
+    ), seen

@@ -13,10 +13,10 @@ import random
 from collections import Counter
 from collections.abc import Mapping
 
-import native_quad_driver as D
-import parts
 import pytest
 
+import native_quad_driver as D
+import parts
 from trickrules.engine.state import State
 from trickrules.engine.values import Phase
 from trickrules.native import call
@@ -44,7 +44,11 @@ def check_call(name: str, options: Mapping[str, str], count: int, steer: bool = 
             while state.phase is Phase.CALL:
                 state = D.step(state, rng)
                 decisions += 1
-            assert not D.compare(D.arrays(state), st, game.players), (name, options, D.compare(D.arrays(state), st, game.players))
+            assert not D.compare(D.arrays(state), st, game.players), (
+                name,
+                options,
+                D.compare(D.arrays(state), st, game.players),
+            )
             assert (mt == from_random(rng)).all()
             assert st[L.ACTIONS] - actions == decisions == 1
             seen["called"] += 1
@@ -161,7 +165,7 @@ def test_call_holding_every_king(name: str, options: Mapping[str, str]) -> None:
     """A declarer with every King (and with every King and Queen) calls as the engine does."""
     kings = ["KS", "KH", "KD", "KC"]
     queens = ["QS", "QH", "QD", "QC"]
-    seen = check_stacked(name, options, kings + ["AS"], 12) + check_stacked(name, options, kings + queens, 12)
+    seen = check_stacked(name, options, [*kings, "AS"], 12) + check_stacked(name, options, kings + queens, 12)
     assert seen["called"] > 10
     if D.load(name, options).rules.call_fallback_ranks:
         assert seen["fallback rank"] > 0

@@ -13,9 +13,9 @@ import random
 from collections import Counter
 from collections.abc import Mapping
 
-import native_quad_driver as D
 import pytest
 
+import native_quad_driver as D
 from trickrules.engine.state import State
 from trickrules.engine.values import Phase
 from trickrules.native import exchange

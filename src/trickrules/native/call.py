@@ -19,10 +19,10 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from trickrules.engine.game import Game
 from trickrules.engine.phases.call import Call
 from trickrules.engine.state import State
 from trickrules.engine.values import Phase
-from trickrules.engine.game import Game
 from trickrules.native import layout as L
 from trickrules.native import tables as T
 from trickrules.native.jit import native
