@@ -97,15 +97,17 @@ def test_call_as_engine(name: str, options: Mapping[str, str]) -> None:
     assert seen["not due"] > 0
 
 
-def test_call_fallback_and_public() -> None:
-    """The sample reaches the public call, the own card, and the play revealing the partner."""
+def test_call_sample_reaches() -> None:
+    """The sample reaches the public call, the own card, a call before trumps, and the play revealing the partner.
+
+    (The fallback ranks are reached by the stacked deals of :func:`test_call_holding_every_king`.)
+    """
     seen = check_call("quadrille", {}, 8) + check_call("quadrille", {"called_king_public": "on"}, 4)
     seen += check_call("quadrille-fi", {"ladder": "with_dimidiator_casco"}, 8)
     assert seen["public"] > 0
     assert seen["own"] > 0
     assert seen["revealed by play"] > 0
-    assert seen["fallback rank"] > 0
-    assert seen["before trumps"] > 0
+    assert seen["before trumps"] > 0  # a Casco: the called holder names trumps after the call
 
 
 def check_stacked(name: str, options: Mapping[str, str], held: list[str], count: int) -> Counter[str]:
