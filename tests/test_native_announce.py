@@ -130,7 +130,8 @@ def check_random(name: str, options: Mapping[str, str], count: int, steer: bool 
     offering = {c.name for c in game.rules.contracts if any(t.announce_offers[c.index])}
     offering |= {n for e in game.rules.late_announcements for n in e.contracts}
     seen: Counter[str] = Counter()
-    seen["deals"] = D.matches(game, count, visitor(game, tb, seen), favour=offering.__contains__ if steer else None)
+    favour = offering.__contains__ if steer else None
+    seen["deals"] = D.matches(game, count, visitor(game, tb, seen), deals=6, favour=favour)
     return seen
 
 
@@ -177,7 +178,7 @@ def check_strong(name: str, options: Mapping[str, str], count: int, contracts: C
 @pytest.mark.parametrize(("name", "options"), D.GAMES)
 def test_announce_as_engine(name: str, options: Mapping[str, str]) -> None:
     """The announcements before the lead and every trick's end of the sampled matches are the engine's."""
-    seen = check_random(name, options, 5) + check_random(name, options, 2, steer=False)
+    seen = check_random(name, options, 8) + check_random(name, options, 3, steer=False)
     assert seen["trick ends"] > 100
     game = D.load(name, options)
     if any(any(o) for o in game.tables.announce_offers):
