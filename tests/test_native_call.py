@@ -19,8 +19,9 @@ import native_quad_driver as D
 import parts
 from trickrules.engine.state import State
 from trickrules.engine.values import Phase
-from trickrules.native import call
+from trickrules.native import announce, call, exchange
 from trickrules.native import layout as L
+from trickrules.native import tables as T
 from trickrules.native.mt import from_random
 
 
@@ -175,3 +176,40 @@ def test_call_holding_every_king(name: str, options: Mapping[str, str]) -> None:
     if D.load(name, options).rules.call_fallback_ranks:
         assert seen["fallback rank"] > 0
     assert seen["own"] > 0
+
+
+@pytest.mark.parametrize("name", ["quadrille", "quintille", "quadrille-fi"])
+def test_start_resets_the_records(name: str) -> None:
+    """``start`` of each of the three phases leaves its fields as a new deal's records are."""
+    game = D.load(name, {})
+    tb = D.tables(game)
+    fresh = D.arrays(game.new_match(seed=5))
+    st = fresh.copy()
+    for o in (L.CALLED, L.ANNOUNCED, *range(L.MECH_CALL, L.MECH_ANNOUNCE + 16)):
+        st[o] = 99
+    call.start(tb, st)
+    exchange.start(tb, st)
+    announce.start(tb, st)
+    assert not D.compare(fresh, st, game.players)
+
+
+@pytest.mark.parametrize("name", ["whist", "euchre", "hearts", "spades", "manille"])
+def test_games_without_the_phases(name: str) -> None:
+    """A game without the phases: nothing exported, and the three runs change nothing and draw nothing."""
+    game = D.load(name, {})
+    b = T.Builder()
+    T.export_core(game.tables, b)
+    before = b.array()
+    tb = D.tables(game)
+    assert (tb == before).all()
+    rng = random.Random(3)
+    state = game.new_match(seed=3)
+    for _ in range(30):
+        st = D.arrays(state)
+        kept = st.copy()
+        mt = from_random(rng)
+        for run in (call.run, exchange.run, announce.run, announce.after_trick):
+            run(tb, st, mt)
+        assert (st == kept).all()
+        assert (mt == from_random(rng)).all()
+        state = D.step(state, rng)

@@ -37,7 +37,18 @@ from trickrules.native.call import C_REVEALED
 from trickrules.native.jit import native
 from trickrules.native.mt import choose
 
-__all__ = ["A_DECLINED", "A_DONE", "A_ENDED", "A_LATE", "A_LEAD", "after_trick", "export", "part_to_arrays", "run"]
+__all__ = [
+    "A_DECLINED",
+    "A_DONE",
+    "A_ENDED",
+    "A_LATE",
+    "A_LEAD",
+    "after_trick",
+    "export",
+    "part_to_arrays",
+    "run",
+    "start",
+]
 
 # -- the header words (HM_ANNOUNCE .. +7) -----------------------------------------------------------------
 #: 1 when the game has the announce phase.

@@ -28,7 +28,7 @@ from trickrules.native import tables as T
 from trickrules.native.jit import native
 from trickrules.native.mt import choose
 
-__all__ = ["C_REVEALED", "export", "on_card", "part_to_arrays", "run", "start"]
+__all__ = ["C_REVEALED", "callable_cards", "export", "on_card", "part_to_arrays", "reveal", "run", "start"]
 
 # -- the header words (HM_CALL .. +7) ---------------------------------------------------------------------
 #: 1 when the game has the call phase.
@@ -68,9 +68,9 @@ def export(game: Game, b: T.Builder) -> None:
         return
     rules = t.rules
     if rules.hand_size * t.players != t.cards.size:
-        raise Unsupported("a call where not every card is dealt (the called card may be in nobody's hand)")
+        raise T.Unsupported("a call where not every card is dealt (the called card may be in nobody's hand)")
     if any(r > 62 for r in (*rules.call_ranks, *rules.call_fallback_ranks)):
-        raise Unsupported("a callable rank index past 62")
+        raise T.Unsupported("a callable rank index past 62")
     flags = (
         F_OWN * rules.call_allow_own
         | F_REPLACES * rules.call_fallback_replaces
@@ -86,9 +86,6 @@ def export(game: Game, b: T.Builder) -> None:
     b.number(H_FLAGS, flags)
     b.number(H_ALWAYS, T.word(t.always_trumps))
     b.block(O_CONTRACT, (int(c.call) | 2 * int(c.public_call) for c in rules.contracts))
-
-
-Unsupported = T.Unsupported
 
 
 @native

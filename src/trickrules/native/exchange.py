@@ -24,7 +24,17 @@ from trickrules.native import tables as T
 from trickrules.native.jit import native
 from trickrules.native.mt import choose
 
-__all__ = ["MAX_EXCHANGE", "X_GIVEN", "X_GIVEN_N", "X_RETURNED", "X_RETURNED_N", "export", "part_to_arrays", "run"]
+__all__ = [
+    "MAX_EXCHANGE",
+    "X_GIVEN",
+    "X_GIVEN_N",
+    "X_RETURNED",
+    "X_RETURNED_N",
+    "export",
+    "part_to_arrays",
+    "run",
+    "start",
+]
 
 #: The most cards an exchange may move each way in the kernel's block.
 MAX_EXCHANGE = 7
