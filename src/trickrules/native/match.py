@@ -1,12 +1,16 @@
 """Whole matches natively: deal, the game's phases, the play and the scoring, until the match ends.
 
-:func:`play_match` runs one match of random bots from a match array
-prepared by :func:`trickrules.native.kernel.start` and adds its statistics
-to a row (:mod:`trickrules.native.record`); with a record array it also
-keeps every deal whole. It follows :func:`trickrules.engine.loop.advance`:
-after the deal, each phase of the game's sequence in its order (a phase not
-due in a deal does nothing), then the tricks, then the deal's scoring, which
-also says whether the match is over and sets up the next deal.
+:func:`play_match` runs one match of random bots from a match array and
+adds its statistics to a row (:mod:`trickrules.native.record`); with a
+record array it also keeps every deal whole. It follows the engine's loop
+(:func:`trickrules.engine.loop.advance`): after the deal, the first phase
+of the game's sequence that is due takes the move (each phase's ``run``
+does nothing when it is not due, and plays its whole turn when it is), until
+none is; then the tricks, with what the mechanisms do around them (the
+called card revealed when played, a window of declarations or a late
+announcement after a trick, a contract's early end); then the deal's
+scoring, which also says whether the match is over and sets up the next
+deal. :func:`play_chunk` plays many matches in one call.
 """
 
 from __future__ import annotations
@@ -14,100 +18,159 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from trickrules.native import announce, call, exchange, scoring
 from trickrules.native import layout as L
 from trickrules.native import tables as T
-from trickrules.native.deal import deal
 from trickrules.native.auction import run as run_auction
+from trickrules.native.deal import deal
 from trickrules.native.declare import run as run_declare
 from trickrules.native.jit import native
 from trickrules.native.making import run_alone, run_discard, run_making
 from trickrules.native.mt import MT_SIZE, seed_words
+from trickrules.native.passing import run as run_passing
 from trickrules.native.play import first_leader, play_card, random_card
 from trickrules.native.record import A_ACTIONS, A_FINAL, A_FINISHED, A_WINNERS, count_deal, keep_deal
+from trickrules.native.tricks_bid import run as run_tricks_bid
+from trickrules.native.trump import run as run_trump
 
-__all__ = ["HK_DECLARER_LEADS", "play_chunk", "play_match", "start_match"]
+__all__ = ["HK_DECLARE", "HK_DECLARER_LEADS", "HK_STARTS", "play_chunk", "play_match"]
 
 Array = npt.NDArray[np.int64]
 
+PASSING = T.PHASE_CODES["passing"]
 BIDDING = T.PHASE_CODES["bidding"]
+TRICKS_BID = T.PHASE_CODES["tricks_bid"]
 MAKING = T.PHASE_CODES["making"]
 DISCARD = T.PHASE_CODES["discard"]
 ALONE = T.PHASE_CODES["alone"]
+TRUMP = T.PHASE_CODES["trump"]
+CALL = T.PHASE_CODES["call"]
+EXCHANGE = T.PHASE_CODES["exchange"]
+ANNOUNCE = T.PHASE_CODES["announce"]
 
 #: The play's header words: per contract, whether the declarer leads when eldest hand sits out (a block).
 HK_DECLARER_LEADS = T.HM_DEAL + 8
 #: 1 where declarations open a window after a trick (the declare phase).
 HK_DECLARE = T.HM_DEAL + 9
+#: A bit per phase code whose mechanism keeps a record started afresh each deal (call, exchange, announce).
+HK_STARTS = T.HM_DEAL + 10
 
 
 @native
 def _phase(tb: Array, st: Array, mt: Array, code: int) -> None:
-    """Run the phase of ``code`` (``tables.PHASE_CODES``) for the deal in ``st``."""
-    if code == BIDDING:
+    """Run the phase of ``code`` (``tables.PHASE_CODES``) for the deal in ``st``, if it is due."""
+    if code == PASSING:
+        run_passing(tb, st, mt)
+    elif code == BIDDING:
         run_auction(tb, st, mt)
+    elif code == TRICKS_BID:
+        run_tricks_bid(tb, st, mt)
     elif code == MAKING:
         run_making(tb, st, mt)
     elif code == DISCARD:
         run_discard(tb, st, mt)
     elif code == ALONE:
         run_alone(tb, st, mt)
+    elif code == TRUMP:
+        run_trump(tb, st, mt)
+    elif code == CALL:
+        call.run(tb, st, mt)
+    elif code == EXCHANGE:
+        exchange.run(tb, st, mt)
+    elif code == ANNOUNCE:
+        announce.run(tb, st, mt)
+
+
+@native
+def _phases(tb: Array, st: Array, mt: Array) -> None:
+    """The deal's phases before the play: the first one due takes the move, until none is (or a redeal)."""
+    phases = tb[T.O_PHASES]
+    i = 0
+    while i < tb[T.H_PHASES]:
+        taken = st[L.ACTIONS]
+        _phase(tb, st, mt, tb[phases + i])
+        if st[L.REDEAL]:
+            return
+        i = 0 if st[L.ACTIONS] != taken else i + 1
 
 
 @native
 def _play(tb: Array, st: Array, mt: Array) -> None:
-    """The deal's tricks by random choice, from its first lead."""
+    """The deal's tricks by random choice, from its first lead, with what the mechanisms do around them."""
     contract = st[L.CONTRACT]
     leads = contract >= 0 and tb[tb[HK_DECLARER_LEADS] + contract] != 0
     leader = first_leader(tb, st, leads)
     st[L.LEADER] = leader
     st[L.TO_MOVE] = leader
+    starts = tb[HK_STARTS]
+    announcing = (starts >> ANNOUNCE) & 1
+    calling = (starts >> CALL) & 1
+    early = tb[T.R_BASE + T.R_ENDS_EARLY]
     while st[L.TRICKS_PLAYED] < st[L.TRICKS]:
         seat = st[L.TO_MOVE]
-        if play_card(tb, st, seat, random_card(tb, st, mt)) and tb[HK_DECLARE]:
+        if announcing and st[announce.A_LEAD] >= 0:
+            card = st[announce.A_LEAD]  # a lead that answered a late announcement, already counted
+            st[announce.A_LEAD] = L.NONE
+        else:
+            card = random_card(tb, st, mt)
+        ended = play_card(tb, st, seat, card)
+        if calling:
+            call.on_card(tb, st, card)
+        if not ended or st[L.TRICKS_PLAYED] == st[L.TRICKS]:
+            continue
+        if early and scoring.ends_early(tb, st):
+            return
+        if tb[HK_DECLARE]:
             run_declare(tb, st, mt)
-
-
-@native
-def start_match(tb: Array, st: Array) -> None:
-    """Set up a new match's totals in ``st`` (the seed and the first dealer are set)."""
-    pass
+        if announcing:
+            announce.after_trick(tb, st, mt)
+            if st[announce.A_ENDED]:
+                return
 
 
 @native
 def play_match(tb: Array, st: Array, mt: Array, agg: Array, rec: Array, max_deals: int) -> int:
-    """Play the match in ``st`` to its end (or ``max_deals`` deals); the number of deals kept in ``rec``.
+    """Play the match in ``st`` to its end (or ``max_deals`` deals); how many deals it held.
 
     ``agg`` is the match's statistics row; ``rec`` (rows of ``record.R_SIZE``) keeps the first deals
     whole, as many as it has rows.
     """
     n = tb[T.H_PLAYERS]
-    phases = tb[T.O_PHASES]
+    starts = tb[HK_STARTS]
     before = np.zeros(L.MAX_PLAYERS, dtype=np.int64)
+    for s in range(n):
+        before[s] = st[L.SCORES + s]
     done = 0
     while st[L.OVER] == 0 and done < max_deals:
-        for s in range(n):
-            before[s] = st[L.SCORES + s]
         deal(tb, st)
-        for i in range(tb[T.H_PHASES]):
-            _phase(tb, st, mt, tb[phases + i])
-            if st[L.REDEAL]:
-                break
+        st[L.MECH_DEAL : L.MECH_SCORING] = 0  # the mechanisms' records start afresh each deal
+        if (starts >> CALL) & 1:
+            call.start(tb, st)
+        if (starts >> EXCHANGE) & 1:
+            exchange.start(tb, st)
+        if (starts >> ANNOUNCE) & 1:
+            announce.start(tb, st)
+        scoring.ante(tb, st)
+        _phases(tb, st, mt)
         if st[L.REDEAL] == 1:
             continue
-        if st[L.REDEAL] == 0:
+        if st[L.REDEAL] == 2:
+            scoring.passed_out(tb, st)
+        else:
             _play(tb, st, mt)
+            scoring.score(tb, st)
         for s in range(n):
             st[L.DELTA + s] = st[L.SCORES + s] - before[s]
+            before[s] = st[L.SCORES + s]
         count_deal(tb, st, agg)
         if done < rec.shape[0]:
             keep_deal(tb, st, rec[done])
         done += 1
     agg[A_ACTIONS] += st[L.ACTIONS]
     agg[A_FINISHED] += st[L.OVER] != 0
-    winners = 0
     for s in range(n):
         agg[A_FINAL + s] = st[L.SCORES + s]
-    agg[A_WINNERS] = winners
+    agg[A_WINNERS] = scoring.winners_of(st)
     return done
 
 
@@ -132,6 +195,6 @@ def play_chunk(tb: Array, seeds: Array, dealers: Array, agg: Array, deals: Array
         seed_words(key, count, mt)
         st[L.DEALER] = dealers[i]
         st[L.FIRST_DEALER] = dealers[i]
-        start_match(tb, st)
+        scoring.start_match(tb, st)
         kept = rec if i == 0 else rec[:0]
         deals[i] = play_match(tb, st, mt, agg[i], kept, max_deals)
