@@ -8,8 +8,8 @@ random bot. At the first state of every deal the kernel starts the passing
 from a stale record (another deal's), so it draws the deal's direction
 itself; at some points inside the phase it goes on from the engine's record.
 The engine goes on with the same generator until it leaves the phase, and the
-two are compared: the deal's fields, the record, the number of decisions and
-the generator.
+two are compared: the deal's fields, the record, the number of decisions,
+the last seat to decide (the kernel leaves it in ``TO_MOVE``) and the generator.
 """
 
 from __future__ import annotations
@@ -95,15 +95,20 @@ def check(game: Game, tb: npt.NDArray[np.int64], state: State, rng: random.Rando
         for seat in range(L.MAX_PLAYERS):
             st[passing.P_PASSED + seat] = 0x1234 << seat
     mt = from_random(rng)
+    decider = int(st[L.TO_MOVE])  # the kernel leaves TO_MOVE at the last seat that decided (as it was if none)
     passing.run(tb, st, mt)
     before = state
     steps = 0
     while state.phase == Phase.PASSING and key(state) == key(before):
+        who = state.chooser
+        assert who is not None
+        decider = who
         state = step(state, rng)
         steps += 1
     assert key(state) == key(before)
     assert np.array_equal(mt, from_random(rng)), "the generators differ"
     assert st[L.ACTIONS] == steps
+    assert st[L.TO_MOVE] == decider, f"the last seat to decide: kernel {st[L.TO_MOVE]}, engine {decider}"
     assert st[L.REDEAL] == 0
     want = arrays(state)
     for name, at in core_fields(game.players):

@@ -9,7 +9,8 @@ bot. At the first state of every deal the kernel starts the bids from a stale
 record (another deal's bids); at some points inside the phase it goes on from
 the engine's record. The engine goes on with the same generator until it
 leaves the phase, and the two are compared: the deal's fields, the bids, the
-record, the number of decisions and the generator.
+record, the number of decisions, the last seat to decide (the kernel leaves it
+in ``TO_MOVE``) and the generator.
 """
 
 from __future__ import annotations
@@ -103,17 +104,22 @@ def check(game: Game, tb: npt.NDArray[np.int64], state: State, rng: random.Rando
         for seat in range(game.players):
             st[L.BID + seat] = seat + 2
     mt = from_random(rng)
+    decider = int(st[L.TO_MOVE])  # the kernel leaves TO_MOVE at the last seat that decided (as it was if none)
     tricks_bid.run(tb, st, mt)
     before = state
     steps = hook = 0
     while state.phase == Phase.TRICKS_BID and key(state) == key(before):
         if made(state) == game.players - 1:
             hook = hooked(state)
+        who = state.chooser
+        assert who is not None
+        decider = who
         state = step(state, rng)
         steps += 1
     assert key(state) == key(before)
     assert np.array_equal(mt, from_random(rng)), "the generators differ"
     assert st[L.ACTIONS] == steps
+    assert st[L.TO_MOVE] == decider, f"the last seat to decide: kernel {st[L.TO_MOVE]}, engine {decider}"
     assert st[L.REDEAL] == 0
     want = arrays(state)
     fields = [*core_fields(game.players), *((f"BID[{s}]", L.BID + s) for s in range(game.players))]

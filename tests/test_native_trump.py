@@ -11,7 +11,7 @@ engine's. At every state in the trump phase, at every call with no trump yet
 and at every deal's first state, the kernel plays the phase from the same
 position and generator, the engine goes on with the generator until it leaves
 the phase, and the two are compared: the deal's fields, the number of
-decisions and the generator.
+decisions, the last seat to decide (the kernel leaves it in ``TO_MOVE``) and the generator.
 """
 
 from __future__ import annotations
@@ -89,15 +89,20 @@ def check(game: Game, tb: npt.NDArray[np.int64], state: State, rng: random.Rando
     """Run the kernel from ``state`` and the engine until it leaves the trump phase; compare; the steps, the trump."""
     st = arrays(state)
     mt = from_random(rng)
+    decider = int(st[L.TO_MOVE])  # the kernel leaves TO_MOVE at the last seat that decided (as it was if none)
     trump.run(tb, st, mt)
     before = state
     steps = 0
     while state.phase == Phase.TRUMP and key(state) == key(before):
+        who = state.chooser
+        assert who is not None
+        decider = who
         state = step(state, rng)
         steps += 1
     assert key(state) == key(before)
     assert np.array_equal(mt, from_random(rng)), "the generators differ"
     assert st[L.ACTIONS] == steps
+    assert st[L.TO_MOVE] == decider, f"the last seat to decide: kernel {st[L.TO_MOVE]}, engine {decider}"
     assert st[L.REDEAL] == 0
     want = arrays(state)
     for name, at in [*core_fields(game.players), ("CALLED", L.CALLED)]:
