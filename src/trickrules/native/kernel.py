@@ -18,7 +18,21 @@ import numpy.typing as npt
 from attrs import frozen
 
 from trickrules.engine.game import Game
-from trickrules.native import auction, deal, declare, making, match, record
+from trickrules.native import (
+    announce,
+    auction,
+    call,
+    deal,
+    declare,
+    exchange,
+    making,
+    match,
+    passing,
+    record,
+    scoring,
+    tricks_bid,
+    trump,
+)
 from trickrules.native import tables as T
 from trickrules.native.mt import words_of
 from trickrules.native.tables import Unsupported
@@ -60,6 +74,12 @@ class Played:
 
 #: Each exporter of a phase's tables, by phase name (the play has none: its rules are in the core).
 EXPORTERS: dict[str, Callable[[Game, T.Builder], None]] = {
+    "passing": passing.export,
+    "tricks_bid": tricks_bid.export,
+    "trump": trump.export,
+    "call": call.export,
+    "exchange": exchange.export,
+    "announce": announce.export,
     "bidding": auction.export,
     "declare": declare.export,
     "making": making.export,
@@ -89,7 +109,9 @@ def _export(game: Game) -> Kernel:
                 exported.add(exporter)
                 exporter(game, b)
             codes.append(code)
-    b.number(match.HK_DECLARE, "declare" in map(str, t.phases))
+    named = set(map(str, t.phases))
+    b.number(match.HK_DECLARE, "declare" in named)
+    b.number(match.HK_STARTS, sum(1 << T.PHASE_CODES[p] for p in ("call", "exchange", "announce") if p in named))
     b.number(T.H_PHASES, len(codes))
     b.block(T.O_PHASES, codes)
     b.block(match.HK_DECLARER_LEADS, (c.first_lead.value == "declarer" for c in game.rules.contracts))
