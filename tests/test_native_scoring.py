@@ -1,0 +1,221 @@
+"""The native scoring against the engine's: every deal's payments, counters, the match's end and the next deal.
+
+Engine matches are played with the random bot; every call of the engine's
+``finish_deal``, ``pass_out`` and ``ends_early`` is caught, and the kernel's
+:func:`~trickrules.native.scoring.score` (then :func:`~trickrules.native.scoring.ante`),
+:func:`~trickrules.native.scoring.passed_out` and
+:func:`~trickrules.native.scoring.ends_early` are run on the same finished
+deal (its tally with the last trick, the match as before the scoring), and
+compared with the engine's state after the deal.
+"""
+
+from __future__ import annotations
+
+import random
+import zlib
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+import trickrules
+from trickrules.engine.events import DealScored
+from trickrules.errors import SpecError
+from trickrules.engine.game import Game
+from trickrules.engine.phases import deal_end
+from trickrules.engine.phases.deal import dealing
+from trickrules.engine.state import State
+from trickrules.engine.values import DealInfo, Tally
+from trickrules.native import layout as L
+from trickrules.native import scoring as S
+from trickrules.native.bridge import to_arrays
+from trickrules.native.tables import Builder, Unsupported, export_core
+
+Arrays = npt.NDArray[np.int64]
+
+#: Bundled games with their default options, and how many matches each plays.
+DEFAULTS = {name: 6 for name in trickrules.bundled_names()}
+DEFAULTS.update({"oh-hell": 60, "euchre": 10, "whist": 10, "hearts": 4, "spades": 3})
+
+
+def _configs() -> Iterator[tuple[str, dict[str, str], int]]:
+    """Every bundled game with its defaults, then each option choice that is not a default, one at a time."""
+    for name, matches in DEFAULTS.items():
+        yield name, {}, matches
+    for name in trickrules.bundled_names():
+        spec = trickrules.load(name).spec
+        for key, option in spec.options.items():
+            for choice in option.choices:
+                if choice != option.default:
+                    try:
+                        trickrules.load(name, {key: choice})
+                    except SpecError:
+                        continue  # a choice that needs another (quadrille-fi's deals = 1 needs deals_multiple_of = 1)
+                    yield name, {key: choice}, 1
+
+
+CONFIGS = list(_configs())
+
+
+def tables_of(game: Game) -> Arrays:
+    """The kernel's tables of ``game`` with the scoring's."""
+    b = Builder()
+    export_core(game.tables, b)
+    S.export(game, b)
+    return b.array()
+
+
+def _deal_arrays(state: State, d: DealInfo, tally: Tally, board: tuple[int, ...]) -> Arrays:
+    """``st`` for deal ``d`` finished with ``tally``, the match as in ``state`` (before the scoring)."""
+    game = state.game
+    st = to_arrays(state)
+    keys = sorted(game.tables.trumps)
+    st[L.NUMBER] = d.number
+    st[L.SHUFFLE] = dealing(d).shuffle
+    st[L.DEALER] = d.dealer
+    st[L.TRUMP] = L.UNSET_TRUMP if d.trump is None else d.trump
+    st[L.TRUMP_ROW] = L.NONE if d.trump is None else keys.index(d.trump)
+    st[L.CONTRACT] = L.NONE if d.contract is None else d.contract
+    st[L.DECLARER] = L.NONE if d.declarer is None else d.declarer
+    st[L.PARTNER] = L.NONE if d.partner is None else d.partner
+    st[L.SEATS_OUT] = d.seats_out
+    st[L.TRICKS] = d.tricks
+    for seat in range(game.players):
+        st[L.DEALT + seat] = S.word(d.dealt[seat])
+        st[S.B_BOARD + seat] = board[seat]
+    S.facts_to_arrays(game, d, st)
+    S.tally_to_arrays(tally, st)
+    return st
+
+
+class _Watch:
+    """Catches the engine's deal ends and early ends, and checks the kernel on each."""
+
+    def __init__(self, game: Game, tb: Arrays) -> None:
+        self.game = game
+        self.tb = tb
+        self.pending: list[tuple[str, Arrays]] = []
+        self.board: tuple[int, ...] = (0,) * game.players
+        self.deals = self.early = self.passed = 0
+        #: Set when a match's totals went past what the kernel carries (the rest of it is not compared).
+        self.beyond = False
+
+    def finish(self, orig: Callable[..., State]) -> Callable[..., State]:
+        def caught(state: State, hands: Any, d: DealInfo, tally: Tally, events: Any) -> State:
+            self.pending.append(("score", _deal_arrays(state, d, tally, self.board)))
+            return orig(state, hands, d, tally, events)
+
+        return caught
+
+    def pass_out(self, orig: Callable[..., State]) -> Callable[..., State]:
+        def caught(state: State, d: DealInfo, events: Any) -> State:
+            self.pending.append(("passed", _deal_arrays(state, d, state.tally, self.board)))
+            return orig(state, d, events)
+
+        return caught
+
+    def ends_early(self, orig: Callable[..., bool]) -> Callable[..., bool]:
+        def caught(state: State, d: DealInfo, tally: Tally) -> bool:
+            found = orig(state, d, tally)
+            st = _deal_arrays(state, d, tally, self.board)
+            assert S.ends_early(self.tb, st) == found
+            assert st[S.B_ERROR] == 0
+            self.early += 1
+            return found
+
+        return caught
+
+    def check(self, after: State) -> None:
+        """Compare the kernel's scoring of the caught deal with ``after``, the engine's state after it."""
+        if not self.pending:
+            return
+        (kind, st), = self.pending
+        self.pending.clear()
+        game, tb = self.game, self.tb
+        if kind == "score":
+            S.score(tb, st)
+            self.deals += 1
+        else:
+            S.passed_out(tb, st)
+            self.passed += 1
+        if not st[L.OVER]:
+            S.ante(tb, st)
+        m = after.match
+        if st[S.B_ERROR]:
+            # Only where the engine's totals pass what int64 words carry (the engine goes on to 10**300).
+            assert max(abs(x) for x in (*m.scores, m.pot)) > 2**60, f"{game.name}: error {st[S.B_ERROR]}"
+            self.beyond = True
+            return
+        n = game.players
+        where = f"{game.name} {dict(game.options)} deal {m.deals_done - 1}"
+        scored = next(e for e in after.last_events if isinstance(e, DealScored))
+        if kind == "score":
+            assert S.outcome_text(game, st) == scored.outcome, where
+            names = S.outcome_names(game)
+            bits = int(st[L.OUTCOMES]) % 2**64 | (int(st[L.OUTCOMES + 1]) % 2**64) << 64
+            assert {names[i] for i in range(len(names)) if bits >> i & 1} == set(scored.outcome.split(", ")) - {
+                "none"
+            }, where
+        deltas = tuple(a - b for a, b in zip(scored.scoreboard, self.board, strict=True))
+        assert tuple(int(x) for x in st[L.DELTA : L.DELTA + n]) == deltas, where
+        assert tuple(int(x) for x in st[S.B_BOARD : S.B_BOARD + n]) == scored.scoreboard, where
+        self.board = scored.scoreboard
+        assert tuple(int(x) for x in st[L.SCORES : L.SCORES + n]) == m.scores, where
+        assert st[L.POT] == m.pot, where
+        assert st[L.DEALS_DONE] == m.deals_done, where
+        for c, values in enumerate(m.counters):
+            assert tuple(int(x) for x in st[L.COUNTERS + 8 * c : L.COUNTERS + 8 * c + n]) == values, where
+        assert bool(st[L.OVER]) == after.is_terminal, where
+        if after.is_terminal:
+            assert st[S.B_WINNERS] == sum(1 << s for s in m.winners), where
+        else:
+            assert st[L.NUMBER] == after.deal.number, where
+            assert st[L.DEALER] == after.deal.dealer, where
+            assert st[L.SHUFFLE] == dealing(after.deal).shuffle, where
+
+
+def _play(game: Game, tb: Arrays, matches: int, seed: int, monkeypatch: pytest.MonkeyPatch) -> _Watch:
+    watch = _Watch(game, tb)
+    monkeypatch.setattr(deal_end, "finish_deal", watch.finish(deal_end.finish_deal))
+    monkeypatch.setattr(deal_end, "pass_out", watch.pass_out(deal_end.pass_out))
+    monkeypatch.setattr(deal_end, "ends_early", watch.ends_early(deal_end.ends_early))
+    for index in range(matches):
+        rng = random.Random(seed * 1000 + index)
+        state = game.new_match(seed=rng.getrandbits(64), dealer=index % game.players)
+        _check_first_ante(tb, state)
+        watch.board = (0,) * game.players
+        watch.beyond = False
+        deals = 0
+        while not state.is_terminal and deals < 60 and not watch.beyond:
+            legal = state.legal_actions()
+            action = legal[int(rng.random() * len(legal))]
+            state = state.apply(action)
+            if watch.pending:
+                watch.check(state)
+                deals += 1
+    return watch
+
+
+def _check_first_ante(tb: Arrays, state: State) -> None:
+    """The ante of deal 0, from a match with no scores and no pot, is the engine's."""
+    st = to_arrays(state)
+    st[L.SCORES : L.SCORES + 8] = 0
+    st[L.POT] = 0
+    S.ante(tb, st)
+    n = state.game.players
+    assert tuple(int(x) for x in st[L.SCORES : L.SCORES + n]) == state.match.scores
+    assert st[L.POT] == state.match.pot
+
+
+@pytest.mark.parametrize(("name", "options", "matches"), CONFIGS, ids=[f"{n}-{o}" for n, o, _ in CONFIGS])
+def test_scoring_matches_engine(name: str, options: dict[str, str], matches: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every deal of random matches scores natively as the engine scores it."""
+    game = trickrules.load(name, options)
+    try:
+        tb = tables_of(game)
+    except Unsupported as why:
+        pytest.skip(f"unsupported: {why}")
+    watch = _play(game, tb, matches, zlib.crc32(f"{name} {sorted(options.items())}".encode()) % 1000, monkeypatch)
+    assert watch.deals + watch.passed > 0
