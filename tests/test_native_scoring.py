@@ -22,21 +22,21 @@ import pytest
 
 import trickrules
 from trickrules.engine.events import DealScored
-from trickrules.errors import SpecError
 from trickrules.engine.game import Game
 from trickrules.engine.phases import deal_end
 from trickrules.engine.phases.deal import dealing
 from trickrules.engine.state import State
 from trickrules.engine.values import DealInfo, Tally
+from trickrules.errors import SpecError
 from trickrules.native import layout as L
 from trickrules.native import scoring as S
 from trickrules.native.bridge import to_arrays
-from trickrules.native.tables import Builder, Unsupported, export_core
+from trickrules.native.tables import Builder, Unsupported, export_core, word
 
 Arrays = npt.NDArray[np.int64]
 
 #: Bundled games with their default options, and how many matches each plays.
-DEFAULTS = {name: 6 for name in trickrules.bundled_names()}
+DEFAULTS = dict.fromkeys(trickrules.bundled_names(), 6)
 DEFAULTS.update({"oh-hell": 60, "euchre": 10, "whist": 10, "hearts": 4, "spades": 3})
 
 
@@ -70,6 +70,7 @@ def tables_of(game: Game) -> Arrays:
 def _deal_arrays(state: State, d: DealInfo, tally: Tally, board: tuple[int, ...]) -> Arrays:
     """``st`` for deal ``d`` finished with ``tally``, the match as in ``state`` (before the scoring)."""
     game = state.game
+    assert isinstance(game, Game)
     st = to_arrays(state)
     keys = sorted(game.tables.trumps)
     st[L.NUMBER] = d.number
@@ -83,7 +84,7 @@ def _deal_arrays(state: State, d: DealInfo, tally: Tally, board: tuple[int, ...]
     st[L.SEATS_OUT] = d.seats_out
     st[L.TRICKS] = d.tricks
     for seat in range(game.players):
-        st[L.DEALT + seat] = S.word(d.dealt[seat])
+        st[L.DEALT + seat] = word(d.dealt[seat])
         st[S.B_BOARD + seat] = board[seat]
     S.facts_to_arrays(game, d, st)
     S.tally_to_arrays(tally, st)
@@ -131,7 +132,7 @@ class _Watch:
         """Compare the kernel's scoring of the caught deal with ``after``, the engine's state after it."""
         if not self.pending:
             return
-        (kind, st), = self.pending
+        ((kind, st),) = self.pending
         self.pending.clear()
         game, tb = self.game, self.tb
         if kind == "score":
@@ -210,7 +211,9 @@ def _check_first_ante(tb: Arrays, state: State) -> None:
 
 
 @pytest.mark.parametrize(("name", "options", "matches"), CONFIGS, ids=[f"{n}-{o}" for n, o, _ in CONFIGS])
-def test_scoring_matches_engine(name: str, options: dict[str, str], matches: int, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_scoring_matches_engine(
+    name: str, options: dict[str, str], matches: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Every deal of random matches scores natively as the engine scores it."""
     game = trickrules.load(name, options)
     try:

@@ -112,7 +112,7 @@ class _Writer:
     def land(self, at: int) -> None:
         self.code[at] = len(self.code)
 
-    def node(self, node: ast.expr) -> None:  # noqa: C901 - one branch per construct
+    def node(self, node: ast.expr) -> None:
         code = self.code
         if isinstance(node, ast.Constant):
             value = node.value
@@ -170,8 +170,8 @@ class _Writer:
             # ``a and b``: True if every operand is true, else False (``or``: True if any is).
             is_and = isinstance(node.op, ast.And)
             exits = []
-            for value in node.values:
-                self.node(value)
+            for operand in node.values:
+                self.node(operand)
                 exits.append(self.jump(OP_JZ if is_and else OP_JNZ))
                 self.depth -= 1
             code.extend((OP_CONST, 1 if is_and else 0, 1))
@@ -333,7 +333,7 @@ def _cmp(code: int, an: int, ad: int, bn: int, bd: int) -> int:
 
 @native
 def rounded(n: int, d: int, mode: int, out: npt.NDArray[np.int64]) -> bool:
-    """``to_int(n / d, mode)`` into ``out[0]`` (mode a :data:`ROUNDING_CODES` value); False for a fraction under exact."""
+    """``to_int(n / d, mode)`` into ``out[0]`` (mode: a :data:`ROUNDING_CODES` value); False: a fraction, exact."""
     if d == 1:
         out[0] = n
         return True
@@ -360,7 +360,7 @@ def rounded(n: int, d: int, mode: int, out: npt.NDArray[np.int64]) -> bool:
 
 
 @native
-def evaluate(  # noqa: C901 - the interpreter's loop
+def evaluate(
     tb: npt.NDArray[np.int64],
     at: int,
     vnum: npt.NDArray[np.int64],
@@ -465,7 +465,7 @@ def evaluate(  # noqa: C901 - the interpreter's loop
                 sn[top] = 0
                 sd[top] = 1
                 pc = at + tb[pc + 2]
-        elif op == OP_MIN or op == OP_MAX:
+        elif op in (OP_MIN, OP_MAX):
             bn, bd = sn[top], sd[top]
             top -= 1
             less = _cmp(CMP_LT, bn, bd, sn[top], sd[top])

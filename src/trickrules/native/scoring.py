@@ -229,7 +229,7 @@ class _Data:
         return at
 
 
-def export(game: Game, b: Builder) -> None:  # noqa: C901 - one check per feature
+def export(game: Game, b: Builder) -> None:
     """Write the scoring's tables into ``b``; :class:`Unsupported` for what :func:`score` does not reproduce."""
     t = game.tables
     rules = t.rules
@@ -249,8 +249,8 @@ def export(game: Game, b: Builder) -> None:  # noqa: C901 - one check per featur
     for k, a in enumerate(t.announcement_names):
         names[f"announced_{a}"] = V_ANNOUNCED + k
     counter_names = [c.name for c in counters]
-    for k, c in enumerate(counter_names):
-        names[c] = V_COUNTERS + k
+    for k, cname in enumerate(counter_names):
+        names[cname] = V_COUNTERS + k
     for var, _ in (*rules.vars, *(v for c in rules.contracts for v in c.vars)):
         names.setdefault(var, V_NAMED + len([x for x in names.values() if x >= V_NAMED]))
     nvars = max(names.values()) + 1
@@ -294,28 +294,29 @@ def export(game: Game, b: Builder) -> None:  # noqa: C901 - one check per featur
                 out += [payer, _ROLES[pay.to], code(pay.amount), int(pay.split), _REMAINDERS[pay.remainder]]
             outs.append(out)
         plans.append((record, outs))
-        for k, c in enumerate(counters):
-            _check_defined(c.update, known, f"scoring.counters[{k}]")
+        for k, counter in enumerate(counters):
+            _check_defined(counter.update, known, f"scoring.counters[{k}]")
     plan_at = []
     for record, outs in plans:
         offsets = [data.put(out) for out in outs]
         plan_at.append(data.put(record + offsets))
     contracts: list[int] = []
-    for c in rules.contracts:
-        if c.side is ContractSide.WITH_CALLED:
+    for contract in rules.contracts:
+        if contract.side is ContractSide.WITH_CALLED:
             side = SIDE_CALLED
-        elif c.side in (ContractSide.WITH_PARTNER, ContractSide.PARTNER_SITS_OUT, ContractSide.TEAMS):
+        elif contract.side in (ContractSide.WITH_PARTNER, ContractSide.PARTNER_SITS_OUT, ContractSide.TEAMS):
             if not rules.teams:
-                raise Unsupported(f"the contract {c.name!r} plays with a team in a game without teams")
+                raise Unsupported(f"the contract {contract.name!r} plays with a team in a game without teams")
             side = SIDE_TEAM
         else:
             side = SIDE_ALONE
-        if c.end_when is not None:
-            _check_defined(c.end_when, {"tricks", "opp_tricks", "tricks_played", "tricks_total"}, "end_when")
-        contracts += [side, -1 if c.end_when is None else code(c.end_when)]
+        end = contract.end_when
+        if end is not None:
+            _check_defined(end, {"tricks", "opp_tricks", "tricks_played", "tricks_total"}, "end_when")
+        contracts += [side, -1 if end is None else code(end)]
     ante_code = code(rules.ante)
     _check_defined(rules.ante, set(DEAL_VARS), "scoring.ante")
-    counter_codes = [code(c.update) for c in counters]
+    counter_codes = [code(counter.update) for counter in counters]
     size = t.cards.size
     order: list[int] = []
     for key in sorted(t.trumps):
@@ -436,14 +437,13 @@ def _card_points(tb: npt.NDArray[np.int64], mask: int) -> int:
 @native
 def _deal_sides(tb: npt.NDArray[np.int64], st: npt.NDArray[np.int64], sides: npt.NDArray[np.int64]) -> int:
     """The sides of the deal (``sides_of_deal``) as seat masks, the declarer's first; how many."""
-
     n = tb[H_PLAYERS]
     declarer = st[L.DECLARER]
     if st[L.CONTRACT] < 0 or declarer < 0:
         ng = tb[S_NGROUPS]
         for g in range(ng):
             sides[g] = tb[tb[S_GROUPS] + g]
-        return ng
+        return int(ng)
     kind = tb[tb[S_CONTRACTS] + 2 * st[L.CONTRACT]]
     side = 1 << declarer
     if kind == SIDE_CALLED and st[L.PARTNER] >= 0:
@@ -456,7 +456,7 @@ def _deal_sides(tb: npt.NDArray[np.int64], st: npt.NDArray[np.int64], sides: npt
 
 
 @native
-def _side_values(  # noqa: C901 - one line per variable
+def _side_values(
     tb: npt.NDArray[np.int64],
     st: npt.NDArray[np.int64],
     side: int,
@@ -466,7 +466,6 @@ def _side_values(  # noqa: C901 - one line per variable
     vd: npt.NDArray[np.int64],
 ) -> None:
     """The built-in side variables of ``side`` (a seat mask) and the counters, into ``vn / vd``."""
-
     n = tb[H_PLAYERS]
     other = ((1 << n) - 1) & ~side
     declarer = st[L.DECLARER]
@@ -542,9 +541,7 @@ def _side_values(  # noqa: C901 - one line per variable
 
 
 @native
-def _run_formulas(
-    tb: npt.NDArray[np.int64], plan: int, vn: npt.NDArray[np.int64], vd: npt.NDArray[np.int64]
-) -> bool:
+def _run_formulas(tb: npt.NDArray[np.int64], plan: int, vn: npt.NDArray[np.int64], vd: npt.NDArray[np.int64]) -> bool:
     """Evaluate the plan's named variables in order into ``vn / vd``; False on an error."""
     out = np.empty(2, dtype=np.int64)
     for i in range(tb[plan]):
@@ -561,7 +558,6 @@ def _base(
     tb: npt.NDArray[np.int64], st: npt.NDArray[np.int64], pot: int, vn: npt.NDArray[np.int64], vd: npt.NDArray[np.int64]
 ) -> None:
     """The deal's variables that are the same for every side (``pot``: the pot as the scoring began)."""
-
     for k in range(vn.shape[0]):
         vn[k] = 0
         vd[k] = 1
@@ -655,11 +651,15 @@ def _player_env(
 
 @native
 def _role(
-    tb: npt.NDArray[np.int64], st: npt.NDArray[np.int64], role: int, side: int, player: int, has_contract: bool,
+    tb: npt.NDArray[np.int64],
+    st: npt.NDArray[np.int64],
+    role: int,
+    side: int,
+    player: int,
+    has_contract: bool,
     sides: npt.NDArray[np.int64],
 ) -> int:
     """The seats a payment role names, as a mask; -1 for the pot."""
-
     n = tb[H_PLAYERS]
     everyone = (1 << n) - 1
     declarer = st[L.DECLARER]
@@ -677,12 +677,12 @@ def _role(
     if role == 5:
         return side
     if role == 6:
-        return everyone & ~side
+        return int(everyone & ~side)
     if role == 7:
         return 1 << player
     if role == 8:
-        return everyone & ~(1 << player)
-    return everyone
+        return int(everyone & ~(1 << player))
+    return int(everyone)
 
 
 @native
@@ -697,8 +697,7 @@ def _move(
     targets: int,
     scores: npt.NDArray[np.int64],
 ) -> bool:
-    """Chips from ``payer`` (-1: the pot) to ``targets`` (a mask, -1: the pot), as ``Ledger._move``; False on an error."""
-
+    """Chips from ``payer`` (-1: the pot) to ``targets`` (a mask, -1: the pot), as ``Ledger._move``; False: an error."""
     n = tb[H_PLAYERS]
     out = np.empty(2, dtype=np.int64)
     k = 1 if targets < 0 else _popcount(targets)
@@ -765,7 +764,6 @@ def _pay_out(
     scores: npt.NDArray[np.int64],
 ) -> bool:
     """The payments of the outcome or bonus at ``rec``; False on an error."""
-
     n = tb[H_PLAYERS]
     out = np.empty(2, dtype=np.int64)
     chips = tb[S_UNIT] == 1
@@ -815,7 +813,7 @@ def _fits_all(st: npt.NDArray[np.int64], n: int) -> bool:
     limit = 1 << 62
     if st[L.POT] > limit or st[L.POT] < -limit:
         return False
-    for s in range(n):
+    for s in range(n):  # noqa: SIM110 - numba has no all() of a generator
         if st[L.SCORES + s] > limit or st[L.SCORES + s] < -limit:
             return False
     return True
@@ -827,9 +825,8 @@ def _fail(st: npt.NDArray[np.int64], code: int) -> None:
 
 
 @native
-def score(tb: npt.NDArray[np.int64], st: npt.NDArray[np.int64]) -> None:  # noqa: C901 - finish_deal in one
+def score(tb: npt.NDArray[np.int64], st: npt.NDArray[np.int64]) -> None:
     """Score the finished deal in ``st`` and end the match or set up the next deal (see the module's docstring)."""
-
     n = tb[H_PLAYERS]
     nv = tb[S_NVARS]
     sides = np.zeros(L.MAX_PLAYERS, dtype=np.int64)
@@ -952,7 +949,6 @@ def score(tb: npt.NDArray[np.int64], st: npt.NDArray[np.int64]) -> None:  # noqa
 @native
 def passed_out(tb: npt.NDArray[np.int64], st: npt.NDArray[np.int64]) -> None:
     """A deal everyone passed, thrown in and counted as played (``deal_end.pass_out``): no payment."""
-
     n = tb[H_PLAYERS]
     for s in range(n):
         st[L.DELTA + s] = st[L.SCORES + s] - st[B_BOARD + s]
@@ -988,7 +984,7 @@ def _winners(tb: npt.NDArray[np.int64], st: npt.NDArray[np.int64]) -> int:
         if reached > 1 and tb[S_TIE] == 2:
             for g in range(ng):
                 if totals[g] >= target and (tb[groups + g] >> st[L.DEALER]) & 1:
-                    return tb[groups + g]
+                    return int(tb[groups + g])
         done = True
     if tb[S_HAS_MERCY] and least <= tb[S_MERCY]:
         done = True
@@ -1012,7 +1008,6 @@ def _winners(tb: npt.NDArray[np.int64], st: npt.NDArray[np.int64]) -> int:
 @native
 def _after_deal(tb: npt.NDArray[np.int64], st: npt.NDArray[np.int64]) -> None:
     """The match over (winners, the pot shared, the bonus for winning), or the next deal's number, shuffle, dealer."""
-
     n = tb[H_PLAYERS]
     winners = _winners(tb, st)
     if winners == 0:
@@ -1078,13 +1073,12 @@ def ends_early(tb: npt.NDArray[np.int64], st: npt.NDArray[np.int64]) -> bool:
     if not evaluate(tb, at, vn, vd, out):
         _fail(st, 8)
         return False
-    return out[0] != 0
+    return bool(out[0] != 0)
 
 
 @native
 def ante(tb: npt.NDArray[np.int64], st: npt.NDArray[np.int64]) -> None:
     """The ante due at the start of deal ``st[NUMBER]`` paid into the pot (``deal._ante_due``); ``B_ANTE`` says it."""
-
     n = tb[H_PLAYERS]
     when = tb[S_ANTE_WHEN]
     st[B_ANTE] = 0
