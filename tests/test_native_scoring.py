@@ -40,10 +40,32 @@ DEFAULTS = dict.fromkeys(trickrules.bundled_names(), 6)
 DEFAULTS.update({"oh-hell": 60, "euchre": 10, "whist": 10, "hearts": 4, "spades": 3})
 
 
+#: Options together, and games where a deal can end early or be thrown in (pass_out), played longer.
+COMBINED: list[tuple[str, dict[str, str], int]] = [
+    ("cuatrola", {"end_hand_when_decided": "on"}, 30),
+    ("cuatrola", {"end_hand_when_decided": "on", "over_100_bonus": "on", "solo_defeat_points": "1"}, 10),
+    ("euchre", {"stick_the_dealer": "off", "target": "5"}, 60),
+    ("quadrille-no-forced-spadille", {"deals": "4"}, 20),
+    ("euchre", {"target": "one_deal", "zero_sum": "on", "allow_lone_defender": "on"}, 40),
+    ("hearts", {"jd_bonus": "on", "avoid_all_tricks_bonus": "on"}, 4),
+    ("hearts", {"match_end": "one_deal", "pass_direction": "chance", "jd_bonus": "on"}, 20),
+    ("spades", {"use_mercy_rule": "off", "win_or_loss_bonus": "0", "bag_count": "score_digit"}, 3),
+    ("spades", {"mercy_threshold": "0", "win_threshold": "100"}, 10),
+    ("manille", {"scoring": "difference", "last_trick_bonus": "on", "revoke": "penalise"}, 6),
+    ("manille", {"revoke": "penalise", "revoke_award": "match_points", "match_end": "12"}, 10),
+    ("oh-hell", {"players": "7", "deals": "10", "off_bid_penalty": "on", "points_per_trick": "3"}, 10),
+    ("quadrille", {"ante_every_deal": "on", "matador_bonus_cumulative": "on", "codille_multiplier": "1"}, 4),
+    ("quadrille-fi", {"play_until_pot_empty": "on", "codille_indivisible_pot": "stays_whole"}, 4),
+    ("quadrille-fi", {"premiers_bonus_per_opponent": "1", "vole_premium_per_opponent": "3", "matador_bonus": "on"}, 4),
+    ("quintille", {"ante_every_deal": "on", "alliance_loss_paid_by": "hombre"}, 4),
+]
+
+
 def _configs() -> Iterator[tuple[str, dict[str, str], int]]:
-    """Every bundled game with its defaults, then each option choice that is not a default, one at a time."""
+    """Every bundled game with its defaults, options together, then each option choice alone."""
     for name, matches in DEFAULTS.items():
         yield name, {}, matches
+    yield from COMBINED
     for name in trickrules.bundled_names():
         spec = trickrules.load(name).spec
         for key, option in spec.options.items():
@@ -177,7 +199,10 @@ class _Watch:
             assert st[L.SHUFFLE] == dealing(after.deal).shuffle, where
 
 
-def _play(game: Game, tb: Arrays, matches: int, seed: int, monkeypatch: pytest.MonkeyPatch) -> _Watch:
+def _play(
+    game: Game, tb: Arrays, matches: int, seed: int, monkeypatch: pytest.MonkeyPatch, passes: float = 0.0
+) -> _Watch:
+    """Play ``matches`` random matches, checking the kernel at every deal's end (``passes``: how often to pass)."""
     watch = _Watch(game, tb)
     monkeypatch.setattr(deal_end, "finish_deal", watch.finish(deal_end.finish_deal))
     monkeypatch.setattr(deal_end, "pass_out", watch.pass_out(deal_end.pass_out))
@@ -192,6 +217,8 @@ def _play(game: Game, tb: Arrays, matches: int, seed: int, monkeypatch: pytest.M
         while not state.is_terminal and deals < 60 and not watch.beyond:
             legal = state.legal_actions()
             action = legal[int(rng.random() * len(legal))]
+            if passes and rng.random() < passes:
+                action = next((a for a in legal if a.verb == "pass"), action)
             state = state.apply(action)
             if watch.pending:
                 watch.check(state)
@@ -222,3 +249,14 @@ def test_scoring_matches_engine(
         pytest.skip(f"unsupported: {why}")
     watch = _play(game, tb, matches, zlib.crc32(f"{name} {sorted(options.items())}".encode()) % 1000, monkeypatch)
     assert watch.deals + watch.passed > 0
+
+
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [("euchre", {"stick_the_dealer": "off", "target": "5"}), ("quadrille-no-forced-spadille", {"deals": "4"})],
+)
+def test_deals_thrown_in(name: str, options: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Deals everyone passed (``pass_out``), with bots that pass more often than not, count as the engine counts them."""
+    game = trickrules.load(name, options)
+    watch = _play(game, tables_of(game), 10, 7, monkeypatch, passes=0.9)
+    assert watch.passed >= 5
