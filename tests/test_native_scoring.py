@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 import zlib
 from collections.abc import Callable, Iterator
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -27,11 +28,13 @@ from trickrules.engine.phases import deal_end
 from trickrules.engine.phases.deal import dealing
 from trickrules.engine.state import State
 from trickrules.engine.values import DealInfo, Tally
-from trickrules.errors import SpecError
+from trickrules.errors import FormulaError, SpecError
 from trickrules.native import layout as L
 from trickrules.native import scoring as S
 from trickrules.native.bridge import to_arrays
+from trickrules.native.formula import LIMIT, ROUNDING_CODES, compile_code, evaluate, rounded
 from trickrules.native.tables import Builder, Unsupported, export_core, word
+from trickrules.spec.formula import compile_formula, to_int
 
 Arrays = npt.NDArray[np.int64]
 
@@ -256,7 +259,70 @@ def test_scoring_matches_engine(
     [("euchre", {"stick_the_dealer": "off", "target": "5"}), ("quadrille-no-forced-spadille", {"deals": "4"})],
 )
 def test_deals_thrown_in(name: str, options: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
-    """Deals everyone passed (``pass_out``), with bots that pass more often than not, count as the engine counts them."""
+    """Deals everyone passed (``pass_out``), with bots that pass nearly always, count as the engine counts them."""
     game = trickrules.load(name, options)
     watch = _play(game, tables_of(game), 10, 7, monkeypatch, passes=0.9)
     assert watch.passed >= 5
+
+
+FORMULAS = [
+    "a + b * c", "a / b", "a // b", "a % b", "(a / b) % c", "(a / b) // (c / 3)", "min(a, b, c)", "max(a, b / 3)",
+    "abs(a - b)", "floor(a / 3)", "ceil(a / 3)", "a < b < c", "a <= b == c", "1 if a else 2", "a and b", "a or b",
+    "not a", "-a ** 3", "(a / b) ** 2", "2 if a > b else c / 2", "a < b > c != 0", "a != 0 and b / a > 1",
+    "1.5 * a", "0.1 + a", "True + a", "a % 2 == 1 or b % 2 == 1", "- (a % -3)", "a % (b / 2)", "a ** 0 + b ** 1",
+    "(premium if premium else ceil(stake * rate)) * 3 + (3 if a else 0)", "max(a, b) / min(c, 2) >= a / 7",
+]  # fmt: skip
+NAMES = {"a": 0, "b": 1, "c": 2, "premium": 3, "stake": 4, "rate": 5}
+
+
+def _value(rng: random.Random, big: bool) -> int | Fraction | bool:
+    kind = rng.randrange(3)
+    if big:
+        top = 2**60
+        return rng.randint(-top, top) if kind else Fraction(rng.randint(-top, top), rng.randint(1, top))
+    if kind == 0:
+        return rng.randint(-9, 9)
+    return Fraction(rng.randint(-20, 20), rng.randint(1, 6)) if kind == 1 else rng.random() < 0.5
+
+
+@pytest.mark.parametrize("big", [False, True])
+def test_formulas_evaluate_as_the_engine(big: bool) -> None:
+    """Native formulas give the engine's exact values, or fail where it fails (or where a value passes 62 bits)."""
+    rng = random.Random(5)
+    vn = np.zeros(8, dtype=np.int64)
+    vd = np.ones(8, dtype=np.int64)
+    out = np.zeros(2, dtype=np.int64)
+    for source in FORMULAS:
+        f = compile_formula(source, NAMES)
+        tb = np.array([0, 0, 0, *compile_code(f, NAMES)], dtype=np.int64)
+        for _ in range(300):
+            env: dict[str, int | Fraction | bool] = {}
+            for k, i in NAMES.items():
+                env[k] = v = _value(rng, big)
+                vn[i], vd[i] = Fraction(v).numerator, Fraction(v).denominator
+            try:
+                want: Fraction | None = Fraction(f.evaluate(env))
+            except FormulaError:
+                want = None
+            got = Fraction(int(out[0]), int(out[1])) if evaluate(tb, 3, vn, vd, out) else None
+            if got is None and want is not None and big:
+                continue  # past 62 bits somewhere: the kernel stops, the engine goes on
+            assert got == want, (source, env)
+            if got is not None:
+                assert abs(got.numerator) <= LIMIT
+                assert got.denominator <= LIMIT
+
+
+def test_rounding_as_the_engine() -> None:
+    """``rounded`` is ``to_int`` in every mode, halves included; a fraction under exact is an error."""
+    out = np.zeros(2, dtype=np.int64)
+    for mode, code in ROUNDING_CODES.items():
+        for num in range(-25, 26):
+            for den in (1, 2, 3, 4, 6):
+                value = Fraction(num, den)
+                try:
+                    want: int | None = to_int(value, mode)
+                except FormulaError:
+                    want = None
+                ok = rounded(value.numerator, value.denominator, code, out)
+                assert (int(out[0]) if ok else None) == want, (mode, value)

@@ -298,37 +298,45 @@ def _add(an: int, ad: int, bn: int, bd: int, out: npt.NDArray[np.int64]) -> bool
 
 
 @native
-def _cmp(code: int, an: int, ad: int, bn: int, bd: int) -> int:
-    """``a op b`` as 0 or 1 (denominators positive; products in 128-bit floats would be inexact, so exact)."""
+def _order(an: int, ad: int, bn: int, bd: int) -> int:
+    """-1, 0 or 1 as ``an / ad`` is below, equal to or above ``bn / bd`` (positive denominators), exactly.
+
+    By continued fractions (Euclid's steps on both at once), so no product can overflow.
+    """
     if ad == bd:
-        x, y = an, bn
-    else:
-        # Compare an/ad with bn/bd by their floor and the remainders (no overflow).
+        return -1 if an < bn else 1 if an > bn else 0
+    sign = 1
+    while True:
         qa = _floor_div(an, ad)
         qb = _floor_div(bn, bd)
         if qa != qb:
-            x, y = qa, qb
-        else:
-            ra = an - qa * ad  # 0 <= ra < ad
-            rb = bn - qb * bd
-            # ra/ad vs rb/bd: exact through floats only when small; else by cross products in two halves.
-            left = float(ra) * float(bd)
-            right = float(rb) * float(ad)
-            if _fits(left) and _fits(right):
-                x, y = ra * bd, rb * ad
-            else:
-                x, y = (1, 0) if left > right else (0, 1) if left < right else (0, 0)
+            return sign if qa > qb else -sign
+        ra = an - qa * ad  # 0 <= ra < ad
+        rb = bn - qb * bd
+        if ra == 0 or rb == 0:
+            if ra == rb:
+                return 0
+            return sign if ra > 0 else -sign
+        # ra/ad against rb/bd is bd/rb against ad/ra.
+        an, ad, bn, bd = ad, ra, bd, rb
+        sign = -sign
+
+
+@native
+def _cmp(code: int, an: int, ad: int, bn: int, bd: int) -> int:
+    """``a op b`` as 0 or 1."""
+    c = _order(an, ad, bn, bd)
     if code == CMP_LT:
-        return 1 if x < y else 0
+        return 1 if c < 0 else 0
     if code == CMP_LE:
-        return 1 if x <= y else 0
+        return 1 if c <= 0 else 0
     if code == CMP_GT:
-        return 1 if x > y else 0
+        return 1 if c > 0 else 0
     if code == CMP_GE:
-        return 1 if x >= y else 0
+        return 1 if c >= 0 else 0
     if code == CMP_EQ:
-        return 1 if x == y else 0
-    return 1 if x != y else 0
+        return 1 if c == 0 else 0
+    return 1 if c != 0 else 0
 
 
 @native

@@ -471,7 +471,8 @@ def _side_values(
     declarer = st[L.DECLARER]
     partner = st[L.PARTNER]
     played = st[L.TRICKS_PLAYED]
-    last = st[L.WINNERS + played - 1]
+    last = st[L.WINNERS + played - 1] if played > 0 else 0
+    last_bit = 1 << last if played > 0 else 0  # no trick played: nobody took the last
     tricks = opp_tricks = cp = opp_cp = dec = opp_dec = bid = opp_bid = 0
     taken = opp_taken = 0
     best_score = 0
@@ -501,9 +502,9 @@ def _side_values(
     _set_int(vn, vd, V_OPP_CARD_POINTS, opp_cp)
     _set_int(vn, vd, V_DECLARED, dec)
     _set_int(vn, vd, V_OPP_DECLARED, opp_dec)
-    _set_int(vn, vd, V_LAST_TRICK, (side >> last) & 1)
-    _set_int(vn, vd, V_POINTS, cp + dec + (bonus if (side >> last) & 1 else 0))
-    _set_int(vn, vd, V_OPP_POINTS, opp_cp + opp_dec + (bonus if (other >> last) & 1 else 0))
+    _set_int(vn, vd, V_LAST_TRICK, 1 if side & last_bit else 0)
+    _set_int(vn, vd, V_POINTS, cp + dec + (bonus if side & last_bit else 0))
+    _set_int(vn, vd, V_OPP_POINTS, opp_cp + opp_dec + (bonus if other & last_bit else 0))
     _set_int(vn, vd, V_REVOKED, 1 if st[L.REVOKED] & side else 0)
     _set_int(vn, vd, V_OPP_REVOKED, 1 if st[L.REVOKED] & other else 0)
     _set_int(vn, vd, V_IS_DECLARER_SIDE, 1 if declarer >= 0 and (side >> declarer) & 1 else 0)
