@@ -15,6 +15,7 @@ import random
 import zlib
 from collections.abc import Callable, Iterator
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -314,7 +315,7 @@ def test_formulas_evaluate_as_the_engine(big: bool) -> None:
 
 
 def test_rounding_as_the_engine() -> None:
-    """``rounded`` is ``to_int`` in every mode, halves included; a fraction under exact is an error."""
+    """``rounded`` is ``to_int`` in every mode, halves included, in lowest terms or not; exact refuses fractions."""
     out = np.zeros(2, dtype=np.int64)
     for mode, code in ROUNDING_CODES.items():
         for num in range(-25, 26):
@@ -324,5 +325,75 @@ def test_rounding_as_the_engine() -> None:
                     want: int | None = to_int(value, mode)
                 except FormulaError:
                     want = None
-                ok = rounded(value.numerator, value.denominator, code, out)
+                ok = rounded(num, den, code, out)  # not in lowest terms: 4/2 is whole
                 assert (int(out[0]) if ok else None) == want, (mode, value)
+
+
+#: For the random overlays: games (chips or points), amounts, roles, rounding modes.
+_BASES = {"quadrille": ("won", "codille", "remise"), "manille": ("deal won",), "spades": ("contract made", "bags")}
+_BASES |= {"cuatrola": ("hand won", "contract failed"), "whist": ("odd tricks",), "euchre": ("made", "euchred")}
+_AMOUNTS = (
+    "1", "3", "-2", "tricks", "tricks - 5", "7 / 2", "tricks / 3", "score % 7 - 3", "max(tricks, opp_tricks) * 2",
+    "5 if last_trick else -1", "points // 4", "run", "pot", "pot // 3", "pot / 4", "(pot + 1) / 2",
+)  # fmt: skip
+_ROLES = ("declarer", "partner", "declarer_side", "defenders", "side", "opponents", "player", "others", "all")
+_MODES = ("floor", "ceil", "half_up", "half_even", "half_down", "exact")
+
+
+def _overlay(rng: random.Random, base: str, chips: bool) -> str:
+    """A random overlay of ``base`` that changes its scoring: payments, rounding, who each outcome is for."""
+    lines = [f'extends = "{base}"', "[scoring]", f'rounding = "{rng.choice(_MODES)}"']
+    for name in _BASES[base]:
+        pays = []
+        for _ in range(rng.randint(1, 2)):
+            amount = rng.choice(_AMOUNTS if chips else _AMOUNTS[:12])
+            to = rng.choice(("pot", *_ROLES) if chips else _ROLES)
+            pay = f'to = "{to}", amount = "{amount}", split = {str(rng.random() < 0.5).lower()}'
+            if chips:
+                payer = rng.choice(("pot", *_ROLES))
+                remainder = rng.choice(("stays", "declarer", "first_after_dealer"))
+                pay += f', from = "{payer}", remainder = "{remainder}"'
+            pays.append("{ " + pay + " }")
+        lines += [
+            "[[scoring.outcomes]]",
+            f'name = "{name}"',
+            f'for_each = "{rng.choice(("deal", "side", "player"))}"',
+            f"pay = [{', '.join(pays)}]",
+        ]
+    if rng.random() < 0.5:
+        lines += [
+            "[[scoring.bonuses]]",
+            'name = "random bonus"',
+            f'for_each = "{rng.choice(("deal", "side", "player"))}"',
+            f'when = "{rng.choice(("tricks >= 3", "run >= 2", "last_trick", "True", "tricks * 2 > opp_tricks"))}"',
+            f'pay = [{{ to = "{rng.choice(_ROLES)}", amount = "{rng.choice(_AMOUNTS[:12])}"'
+            + (', from = "opponents"' if chips else "")
+            + " }]",
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def test_random_overlays(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Overlays that change the payments, roles, splits, remainders and rounding score as the engine scores them."""
+    rng = random.Random(11)
+    loaded = deals = 0
+    for k in range(120):
+        base = rng.choice(sorted(_BASES))
+        chips = base == "quadrille"
+        path = tmp_path / f"overlay{k}.toml"
+        path.write_text(_overlay(rng, base, chips))
+        try:
+            game = trickrules.load(path)
+        except (SpecError, FormulaError):
+            continue  # an overlay the loader refuses (a role the game has not, a formula that can fail)
+        loaded += 1
+        tb = tables_of(game)
+        with monkeypatch.context() as m:
+            try:
+                watch = _play(game, tb, 2, k, m)
+            except FormulaError:
+                continue  # the engine refuses a deal (a fraction under "exact"): the kernel says so too
+            deals += watch.deals
+    print(f"{loaded} overlays, {deals} deals")
+    assert loaded >= 40
+    assert deals >= 400

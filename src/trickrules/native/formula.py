@@ -342,12 +342,14 @@ def _cmp(code: int, an: int, ad: int, bn: int, bd: int) -> int:
 @native
 def rounded(n: int, d: int, mode: int, out: npt.NDArray[np.int64]) -> bool:
     """``to_int(n / d, mode)`` into ``out[0]`` (mode: a :data:`ROUNDING_CODES` value); False: a fraction, exact."""
-    if d == 1:
-        out[0] = n
+    if d < 0:
+        n, d = -n, -d
+    down = _floor_div(n, d)
+    if down * d == n:  # whole (``n / d`` need not be in lowest terms)
+        out[0] = down
         return True
     if mode == 0:
         return False
-    down = _floor_div(n, d)
     if mode == 1:
         out[0] = down
         return True
