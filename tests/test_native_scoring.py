@@ -125,14 +125,25 @@ class _Watch:
         self.tb = tb
         self.pending: list[tuple[str, Arrays]] = []
         self.board: tuple[int, ...] = (0,) * game.players
-        self.deals = self.early = self.passed = 0
+        self.deals = self.early = self.passed = self.refused = 0
         #: Set when a match's totals went past what the kernel carries (the rest of it is not compared).
         self.beyond = False
 
     def finish(self, orig: Callable[..., State]) -> Callable[..., State]:
         def caught(state: State, hands: Any, d: DealInfo, tally: Tally, events: Any) -> State:
-            self.pending.append(("score", _deal_arrays(state, d, tally, self.board)))
-            return orig(state, hands, d, tally, events)
+            st = _deal_arrays(state, d, tally, self.board)
+            self.pending.append(("score", st))
+            try:
+                return orig(state, hands, d, tally, events)
+            except FormulaError:
+                # The engine refuses the deal (a fraction under "exact"): the kernel must say so too.
+                self.pending.clear()
+                S.score(self.tb, st)
+                if not st[S.B_ERROR] and not st[L.OVER]:
+                    S.ante(self.tb, st)
+                assert st[S.B_ERROR]
+                self.refused += 1
+                raise
 
         return caught
 
@@ -204,10 +215,16 @@ class _Watch:
 
 
 def _play(
-    game: Game, tb: Arrays, matches: int, seed: int, monkeypatch: pytest.MonkeyPatch, passes: float = 0.0
+    game: Game,
+    tb: Arrays,
+    matches: int,
+    seed: int,
+    monkeypatch: pytest.MonkeyPatch,
+    passes: float = 0.0,
+    watch: _Watch | None = None,
 ) -> _Watch:
     """Play ``matches`` random matches, checking the kernel at every deal's end (``passes``: how often to pass)."""
-    watch = _Watch(game, tb)
+    watch = watch or _Watch(game, tb)
     monkeypatch.setattr(deal_end, "finish_deal", watch.finish(deal_end.finish_deal))
     monkeypatch.setattr(deal_end, "pass_out", watch.pass_out(deal_end.pass_out))
     monkeypatch.setattr(deal_end, "ends_early", watch.ends_early(deal_end.ends_early))
@@ -330,7 +347,11 @@ def test_rounding_as_the_engine() -> None:
 
 
 #: For the random overlays: games (chips or points), amounts, roles, rounding modes.
-_BASES = {"quadrille": ("won", "codille", "remise"), "manille": ("deal won",), "spades": ("contract made", "bags")}
+_BASES = {
+    "quadrille": ("won", "codille", "remise"),
+    "manille": ("deal won",),
+    "spades": ("contract made", "contract set"),
+}
 _BASES |= {"cuatrola": ("hand won", "contract failed"), "whist": ("odd tricks",), "euchre": ("made", "euchred")}
 _AMOUNTS = (
     "1", "3", "-2", "tricks", "tricks - 5", "7 / 2", "tricks / 3", "score % 7 - 3", "max(tricks, opp_tricks) * 2",
@@ -338,11 +359,15 @@ _AMOUNTS = (
 )  # fmt: skip
 _ROLES = ("declarer", "partner", "declarer_side", "defenders", "side", "opponents", "player", "others", "all")
 _MODES = ("floor", "ceil", "half_up", "half_even", "half_down", "exact")
+_COUNTERS = ("tally + tricks", "(tally + run) % 5", "tally / 2 + 1", "max(tally - 1, 0) + (1 if last_trick else 0)")
 
 
 def _overlay(rng: random.Random, base: str, chips: bool) -> str:
     """A random overlay of ``base`` that changes its scoring: payments, rounding, who each outcome is for."""
     lines = [f'extends = "{base}"', "[scoring]", f'rounding = "{rng.choice(_MODES)}"']
+    if chips:
+        lines.append(f'ante = "{rng.choice(("4", "1", "2 if extra_deal else 1", "deal % 3 + 1", "pot / 3"))}"')
+        lines.append(f'ante_when = "{rng.choice(("never", "first_deal", "every_deal", "empty_pot"))}"')
     for name in _BASES[base]:
         pays = []
         for _ in range(rng.randint(1, 2)):
@@ -370,14 +395,32 @@ def _overlay(rng: random.Random, base: str, chips: bool) -> str:
             + (', from = "opponents"' if chips else "")
             + " }]",
         ]
+    if rng.random() < 0.4:
+        lines += ["[[scoring.counters]]", 'name = "tally"', f'update = "{rng.choice(_COUNTERS)}"']
+        if rng.random() < 0.5:
+            lines += ["[[scoring.bonuses]]", 'name = "counted"', 'when = "tally >= 3"']
+            lines.append('pay = [{ to = "side", amount = "tally"' + (', from = "opponents"' if chips else "") + " }]")
+    match = [
+        f"deals = {rng.choice((3, 8) if chips else (0, 3, 8))}",
+        f'tie_break = "{rng.choice(("extra_deal", "shared", "dealer_side"))}"',
+    ]
+    match.append(f'winner = "{rng.choice(("highest", "lowest"))}"')
+    if chips:
+        match.append(f'pot_at_end = "{rng.choice(("stays", "shared", "played_out"))}"')
+    else:
+        match.append(f"target = {rng.choice((5, 20, 60))}")
+        if rng.random() < 0.5:
+            match += [f"mercy = true, mercy_threshold = {rng.choice((-10, 0, 2))}", f"win_bonus = {rng.randint(0, 9)}"]
+    lines.append("[match]")
+    lines += [m.replace(", ", "\n") for m in match]
     return "\n".join(lines) + "\n"
 
 
 def test_random_overlays(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Overlays that change the payments, roles, splits, remainders and rounding score as the engine scores them."""
     rng = random.Random(11)
-    loaded = deals = 0
-    for k in range(120):
+    loaded = deals = refused = 0
+    for k in range(200):
         base = rng.choice(sorted(_BASES))
         chips = base == "quadrille"
         path = tmp_path / f"overlay{k}.toml"
@@ -389,11 +432,14 @@ def test_random_overlays(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
         loaded += 1
         tb = tables_of(game)
         with monkeypatch.context() as m:
+            watch = _Watch(game, tb)
             try:
-                watch = _play(game, tb, 2, k, m)
+                _play(game, tb, 2, k, m, watch=watch)
             except FormulaError:
-                continue  # the engine refuses a deal (a fraction under "exact"): the kernel says so too
+                pass  # the engine refused a deal (a fraction under "exact"): the kernel said so too
             deals += watch.deals
-    print(f"{loaded} overlays, {deals} deals")
-    assert loaded >= 40
-    assert deals >= 400
+            refused += watch.refused
+    print(f"{loaded} overlays, {deals} deals, {refused} refused")
+    assert loaded >= 150
+    assert deals >= 3000
+    assert refused >= 5
