@@ -113,19 +113,10 @@ class _Writer:
         self.code[at] = len(self.code)
 
     def node(self, node: ast.expr) -> None:
+        """Write ``node``: its value is pushed on the stack."""
         code = self.code
         if isinstance(node, ast.Constant):
-            value = node.value
-            if isinstance(value, bool):
-                code.extend((OP_CONST, int(value), 1))
-            elif isinstance(value, int):
-                code.extend(_const(value))
-            elif isinstance(value, float):
-                text = ast.get_source_segment(self.source, node) or repr(value)
-                code.extend(_const(Fraction(text.replace("_", ""))))
-            else:
-                raise Unsupported(f"the constant {value!r}")
-            self.push()
+            self.constant(node)
         elif isinstance(node, ast.Name):
             if node.id not in self.names:
                 raise Unsupported(f"the variable {node.id!r} in a formula")
@@ -140,47 +131,11 @@ class _Writer:
             elif not isinstance(node.op, ast.UAdd):
                 raise Unsupported(f"the operator {type(node.op).__name__}")
         elif isinstance(node, ast.BinOp):
-            self.node(node.left)
-            if isinstance(node.op, ast.Pow):
-                exponent = node.right.value if isinstance(node.right, ast.Constant) else None
-                if type(exponent) is not int or not 0 <= exponent <= 8:
-                    raise Unsupported("a power that is not a literal from 0 to 8")
-                code.extend((OP_POW, exponent))
-                return
-            op = _BIN.get(type(node.op))
-            if op is None:
-                raise Unsupported(f"the operator {type(node.op).__name__}")
-            self.node(node.right)
-            code.append(op)
-            self.depth -= 1
+            self.binary(node)
         elif isinstance(node, ast.Compare):
-            self.node(node.left)
-            ends = []
-            ops = [_CMP[type(op)] for op in node.ops]
-            for k, (cmp, right) in enumerate(zip(ops, node.comparators, strict=True)):
-                self.node(right)
-                if k < len(ops) - 1:
-                    ends.append(self.jump(OP_CHAIN, cmp))
-                else:
-                    code.extend((OP_CMP, cmp))
-                self.depth -= 1
-            for at in ends:
-                self.land(at)
+            self.compare(node)
         elif isinstance(node, ast.BoolOp):
-            # ``a and b``: True if every operand is true, else False (``or``: True if any is).
-            is_and = isinstance(node.op, ast.And)
-            exits = []
-            for operand in node.values:
-                self.node(operand)
-                exits.append(self.jump(OP_JZ if is_and else OP_JNZ))
-                self.depth -= 1
-            code.extend((OP_CONST, 1 if is_and else 0, 1))
-            done = self.jump(OP_JMP)
-            for at in exits:
-                self.land(at)
-            code.extend((OP_CONST, 0 if is_and else 1, 1))
-            self.land(done)
-            self.push()
+            self.boolean(node)
         elif isinstance(node, ast.IfExp):
             self.node(node.test)
             other = self.jump(OP_JZ)
@@ -192,20 +147,82 @@ class _Writer:
             self.node(node.orelse)
             self.land(done)
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-            name = node.func.id
-            if name in ("min", "max"):
-                self.node(node.args[0])
-                for arg in node.args[1:]:
-                    self.node(arg)
-                    code.append(OP_MIN if name == "min" else OP_MAX)
-                    self.depth -= 1
-            elif name in _CALLS and len(node.args) == 1:
-                self.node(node.args[0])
-                code.append(_CALLS[name])
-            else:
-                raise Unsupported(f"the call of {name}")
+            self.call(node, node.func.id)
         else:
             raise Unsupported(f"the construct {type(node).__name__}")
+
+    def constant(self, node: ast.Constant) -> None:
+        value = node.value
+        if isinstance(value, bool):
+            self.code.extend((OP_CONST, int(value), 1))
+        elif isinstance(value, int):
+            self.code.extend(_const(value))
+        elif isinstance(value, float):
+            # The literal's own digits, as the engine reads them: 0.1 is exactly 1/10.
+            text = ast.get_source_segment(self.source, node) or repr(value)
+            self.code.extend(_const(Fraction(text.replace("_", ""))))
+        else:
+            raise Unsupported(f"the constant {value!r}")
+        self.push()
+
+    def binary(self, node: ast.BinOp) -> None:
+        self.node(node.left)
+        if isinstance(node.op, ast.Pow):
+            exponent = node.right.value if isinstance(node.right, ast.Constant) else None
+            if type(exponent) is not int or not 0 <= exponent <= 8:
+                raise Unsupported("a power that is not a literal from 0 to 8")
+            self.code.extend((OP_POW, exponent))
+            return
+        op = _BIN.get(type(node.op))
+        if op is None:
+            raise Unsupported(f"the operator {type(node.op).__name__}")
+        self.node(node.right)
+        self.code.append(op)
+        self.depth -= 1
+
+    def compare(self, node: ast.Compare) -> None:
+        # A chain ``a < b < c`` stops at the first comparison that fails, as Python's does.
+        self.node(node.left)
+        ends = []
+        ops = [_CMP[type(op)] for op in node.ops]
+        for k, (cmp, right) in enumerate(zip(ops, node.comparators, strict=True)):
+            self.node(right)
+            if k < len(ops) - 1:
+                ends.append(self.jump(OP_CHAIN, cmp))
+            else:
+                self.code.extend((OP_CMP, cmp))
+            self.depth -= 1
+        for at in ends:
+            self.land(at)
+
+    def boolean(self, node: ast.BoolOp) -> None:
+        # ``a and b``: True if every operand is true, else False (``or``: True if any is), lazily.
+        is_and = isinstance(node.op, ast.And)
+        exits = []
+        for operand in node.values:
+            self.node(operand)
+            exits.append(self.jump(OP_JZ if is_and else OP_JNZ))
+            self.depth -= 1
+        self.code.extend((OP_CONST, 1 if is_and else 0, 1))
+        done = self.jump(OP_JMP)
+        for at in exits:
+            self.land(at)
+        self.code.extend((OP_CONST, 0 if is_and else 1, 1))
+        self.land(done)
+        self.push()
+
+    def call(self, node: ast.Call, name: str) -> None:
+        if name in ("min", "max"):
+            self.node(node.args[0])
+            for arg in node.args[1:]:
+                self.node(arg)
+                self.code.append(OP_MIN if name == "min" else OP_MAX)
+                self.depth -= 1
+        elif name in _CALLS and len(node.args) == 1:
+            self.node(node.args[0])
+            self.code.append(_CALLS[name])
+        else:
+            raise Unsupported(f"the call of {name}")
 
 
 def compile_code(formula: Formula, names: Mapping[str, int]) -> list[int]:
@@ -370,6 +387,74 @@ def rounded(n: int, d: int, mode: int, out: npt.NDArray[np.int64]) -> bool:
 
 
 @native
+def _binary(op: int, an: int, ad: int, bn: int, bd: int, arg: int, out: npt.NDArray[np.int64]) -> bool:
+    """``a op b`` (an arithmetic operator, a comparison, min or max) into ``out[0:2]``; False on an error."""
+    if op == OP_ADD:
+        return _add(an, ad, bn, bd, out)
+    if op == OP_SUB:
+        return _add(an, ad, -bn, bd, out)
+    if op == OP_MUL:
+        return _mul(an, ad, bn, bd, out)
+    if op == OP_CMP:
+        out[0] = _cmp(arg, an, ad, bn, bd)
+        out[1] = 1
+        return True
+    if op in (OP_MIN, OP_MAX):
+        c = _order(bn, bd, an, ad)
+        take_b = c < 0 if op == OP_MIN else c > 0  # on a tie, the first (an equal value: the same number)
+        out[0] = bn if take_b else an
+        out[1] = bd if take_b else ad
+        return True
+    if bn == 0:
+        return False  # a division by zero
+    # a / b = (an * bd) / (ad * bn)
+    if not (_mul(an, ad, bd, bn, out) if bn > 0 else _mul(an, ad, -bd, -bn, out)):
+        return False
+    if op == OP_DIV:
+        return True
+    q = _floor_div(out[0], out[1])
+    if op == OP_FLOORDIV:
+        out[0] = q
+        out[1] = 1
+        return True
+    # a % b = a - b * floor(a / b)
+    return _mul(bn, bd, q, 1, out) and _add(an, ad, -out[0], out[1], out)
+
+
+@native
+def _unary(op: int, n: int, d: int, arg: int, out: npt.NDArray[np.int64]) -> bool:
+    """``op`` of ``n / d`` (-, not, abs, floor, ceil, a power) into ``out[0:2]``; False on an error."""
+    out[1] = d
+    if op == OP_NEG:
+        out[0] = -n
+    elif op == OP_NOT:
+        out[0] = 1 if n == 0 else 0
+        out[1] = 1
+    elif op == OP_ABS:
+        out[0] = -n if n < 0 else n
+    elif op == OP_FLOOR:
+        out[0] = _floor_div(n, d)
+        out[1] = 1
+    elif op == OP_CEIL:
+        out[0] = -_floor_div(-n, d)
+        out[1] = 1
+    else:  # OP_POW
+        rn, rd = 1, 1
+        for _ in range(arg):
+            if not _mul(rn, rd, n, d, out):
+                return False
+            rn, rd = out[0], out[1]
+        out[0] = rn
+        out[1] = rd
+    return True
+
+
+#: How many operand words each instruction has.
+_WIDTH = np.array([0, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 2, 0, 0, 0, 0, 0], dtype=np.int64)
+_BINARY = np.array([0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 0, 1, 0, 0, 0, 0, 1, 1, 0, 0, 0], dtype=np.int64)
+
+
+@native
 def evaluate(
     tb: npt.NDArray[np.int64],
     at: int,
@@ -383,119 +468,47 @@ def evaluate(
     """
     sn = np.empty(STACK, dtype=np.int64)
     sd = np.empty(STACK, dtype=np.int64)
-    tmp = np.empty(2, dtype=np.int64)
     top = -1
     pc = at
     while True:
         op = tb[pc]
         if op == OP_END:
             break
-        if op == OP_CONST:
+        if op in (OP_CONST, OP_VAR):
             top += 1
-            sn[top] = tb[pc + 1]
-            sd[top] = tb[pc + 2]
-            pc += 3
-        elif op == OP_VAR:
-            k = tb[pc + 1]
-            top += 1
-            sn[top] = vnum[k]
-            sd[top] = vden[k]
-            pc += 2
-        elif op == OP_NEG:
-            sn[top] = -sn[top]
-            pc += 1
-        elif op == OP_NOT:
-            sn[top] = 1 if sn[top] == 0 else 0
-            sd[top] = 1
-            pc += 1
-        elif op <= OP_MOD:
-            bn, bd = sn[top], sd[top]
+            sn[top] = tb[pc + 1] if op == OP_CONST else vnum[tb[pc + 1]]
+            sd[top] = tb[pc + 2] if op == OP_CONST else vden[tb[pc + 1]]
+        elif _BINARY[op]:
             top -= 1
-            an, ad = sn[top], sd[top]
-            if op == OP_ADD:
-                ok = _add(an, ad, bn, bd, tmp)
-            elif op == OP_SUB:
-                ok = _add(an, ad, -bn, bd, tmp)
-            elif op == OP_MUL:
-                ok = _mul(an, ad, bn, bd, tmp)
-            else:
-                if bn == 0:
-                    return False
-                # a / b = (an * bd) / (ad * bn)
-                ok = _mul(an, ad, bd, bn, tmp) if bn > 0 else _mul(an, ad, -bd, -bn, tmp)
-                if ok and op != OP_DIV:
-                    q = _floor_div(tmp[0], tmp[1])
-                    if op == OP_FLOORDIV:
-                        tmp[0] = q
-                        tmp[1] = 1
-                    else:  # a - b * floor(a / b)
-                        ok = _mul(bn, bd, q, 1, tmp)
-                        if ok:
-                            ok = _add(an, ad, -tmp[0], tmp[1], tmp)
-            if not ok:
+            if not _binary(op, sn[top], sd[top], sn[top + 1], sd[top + 1], tb[pc + 1], out):
                 return False
-            sn[top] = tmp[0]
-            sd[top] = tmp[1]
-            pc += 1
-        elif op == OP_POW:
-            e = tb[pc + 1]
-            rn, rd = 1, 1
-            for _ in range(e):
-                if not _mul(rn, rd, sn[top], sd[top], tmp):
-                    return False
-                rn, rd = tmp[0], tmp[1]
-            sn[top] = rn
-            sd[top] = rd
-            pc += 2
-        elif op == OP_CMP:
-            bn, bd = sn[top], sd[top]
+            sn[top] = out[0]
+            sd[top] = out[1]
+        elif op in (OP_JZ, OP_JNZ):
             top -= 1
-            sn[top] = _cmp(tb[pc + 1], sn[top], sd[top], bn, bd)
-            sd[top] = 1
-            pc += 2
-        elif op == OP_JZ:
-            v = sn[top]
-            top -= 1
-            pc = at + tb[pc + 1] if v == 0 else pc + 2
-        elif op == OP_JNZ:
-            v = sn[top]
-            top -= 1
-            pc = at + tb[pc + 1] if v != 0 else pc + 2
+            if (sn[top + 1] == 0) == (op == OP_JZ):
+                pc = at + tb[pc + 1]
+                continue
         elif op == OP_JMP:
             pc = at + tb[pc + 1]
+            continue
         elif op == OP_CHAIN:
-            bn, bd = sn[top], sd[top]
-            holds = _cmp(tb[pc + 1], sn[top - 1], sd[top - 1], bn, bd)
+            # [l, r] -> [r] if ``l op r`` holds, else [0] and the chain's end.
             top -= 1
-            if holds:
-                sn[top] = bn
-                sd[top] = bd
-                pc += 3
+            if _cmp(tb[pc + 1], sn[top], sd[top], sn[top + 1], sd[top + 1]):
+                sn[top] = sn[top + 1]
+                sd[top] = sd[top + 1]
             else:
                 sn[top] = 0
                 sd[top] = 1
                 pc = at + tb[pc + 2]
-        elif op in (OP_MIN, OP_MAX):
-            bn, bd = sn[top], sd[top]
-            top -= 1
-            less = _cmp(CMP_LT, bn, bd, sn[top], sd[top])
-            greater = _cmp(CMP_GT, bn, bd, sn[top], sd[top])
-            if (op == OP_MIN and less) or (op == OP_MAX and greater):
-                sn[top] = bn
-                sd[top] = bd
-            pc += 1
-        elif op == OP_ABS:
-            if sn[top] < 0:
-                sn[top] = -sn[top]
-            pc += 1
-        elif op == OP_FLOOR:
-            sn[top] = _floor_div(sn[top], sd[top])
-            sd[top] = 1
-            pc += 1
-        else:  # OP_CEIL
-            sn[top] = -_floor_div(-sn[top], sd[top])
-            sd[top] = 1
-            pc += 1
+                continue
+        else:
+            if not _unary(op, sn[top], sd[top], tb[pc + 1], out):
+                return False
+            sn[top] = out[0]
+            sd[top] = out[1]
+        pc += 1 + _WIDTH[op]
     out[0] = sn[top]
     out[1] = sd[top]
     return True
