@@ -190,8 +190,8 @@ class _Watch:
         n = game.players
         where = f"{game.name} {dict(game.options)} deal {m.deals_done - 1}"
         scored = next(e for e in after.last_events if isinstance(e, DealScored))
+        assert S.outcome_text(game, st) == scored.outcome, where
         if kind == "score":
-            assert S.outcome_text(game, st) == scored.outcome, where
             names = S.outcome_names(game)
             bits = int(st[L.OUTCOMES]) % 2**64 | (int(st[L.OUTCOMES + 1]) % 2**64) << 64
             assert {names[i] for i in range(len(names)) if bits >> i & 1} == set(scored.outcome.split(", ")) - {

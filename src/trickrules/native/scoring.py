@@ -18,8 +18,8 @@ announcements, the counters and the spec's named variables.
 
 The block ``MECH_SCORING`` holds (offsets ``B_*``):
 
-* ``B_ERROR``: not 0 (the place that failed, for debugging) when a formula failed (a division by zero, a fraction under
-  ``rounding = "exact"``: the engine raises ``FormulaError``) or a value
+* ``B_ERROR``: not 0 (the place that failed) when a formula failed (a division
+  by zero, a fraction under ``rounding = "exact"``: the engine raises ``FormulaError``) or a value
   passed 62 bits (the engine goes on to ``MAX_MAGNITUDE``): the match is not
   the engine's from there, and the caller plays it with the engine instead;
 * ``B_WINNERS``: the match's winners as a seat mask (with ``st[OVER] = 1``);
@@ -31,9 +31,22 @@ The block ``MECH_SCORING`` holds (offsets ``B_*``):
   simulation's delta: the scores after this deal's payments minus those after
   the last deal's (the ante of this deal and of deals thrown in between
   included, as ``faces/simulate.py`` counts it);
-* ``B_ANTE``: the ante each seat paid at the start of the last deal (0: none).
+* ``B_ANTE``: the ante each seat paid at the start of the last deal (0: none);
+* ``B_PASSED``: 1 when the last deal counted was thrown in (:func:`passed_out`).
 
 ``st[OUTCOMES]`` (two words) has bit ``i`` set when entry ``i`` applied.
+
+How a match loop uses them: :func:`ante` at the start of every deal
+(``st[NUMBER]``, before or after dealing); after each trick, where the tables
+say a contract may end the play early (``tb[R_BASE + R_ENDS_EARLY]``),
+:func:`ends_early`; when the play is over, :func:`score` (or, for a deal
+thrown in that counts, ``st[REDEAL] = 2``, :func:`passed_out`); then, unless
+``st[OVER]``, deal ``st[NUMBER]`` from shuffle ``st[SHUFFLE]`` by
+``st[DEALER]`` (set here). A match starts with the block at 0. Where
+``B_ERROR`` is set, the match is the engine's to play.
+
+The tables are written by :mod:`trickrules.native.scoring_tables`, the
+variables and payments computed by :mod:`trickrules.native.scoring_ledger`.
 """
 
 from __future__ import annotations
@@ -52,6 +65,7 @@ from trickrules.native.scoring_tables import (
     B_BOARD,
     B_COUNTS,
     B_ERROR,
+    B_PASSED,
     B_WINNERS,
     MAX_ENTRIES,
     S_ANTE,
@@ -98,6 +112,7 @@ __all__ = [
     "B_BOARD",
     "B_COUNTS",
     "B_ERROR",
+    "B_PASSED",
     "B_WINNERS",
     "ante",
     "ends_early",
@@ -112,7 +127,9 @@ __all__ = [
 
 
 def outcome_text(game: Game, st: npt.NDArray[np.int64]) -> str:
-    """The engine's ``DealScored.outcome`` of the deal :func:`score` scored last (``"none"`` if nothing applied)."""
+    """The engine's ``DealScored.outcome`` of the last deal counted (``"none"``: nothing applied)."""
+    if st[B_PASSED]:
+        return "passed out"
     names = outcome_names(game)
     applied: list[str] = []
     for i, name in enumerate(names):
@@ -342,6 +359,7 @@ def score(tb: npt.NDArray[np.int64], st: npt.NDArray[np.int64]) -> None:
 @native
 def _scored(tb: npt.NDArray[np.int64], st: npt.NDArray[np.int64], counts: npt.NDArray[np.int64]) -> None:
     """What the deal's ``DealScored`` says: each seat's delta since the last one, and what applied."""
+    st[B_PASSED] = 0
     for s in range(tb[H_PLAYERS]):
         st[L.DELTA + s] = st[L.SCORES + s] - st[B_BOARD + s]
         st[B_BOARD + s] = st[L.SCORES + s]
@@ -359,6 +377,7 @@ def _scored(tb: npt.NDArray[np.int64], st: npt.NDArray[np.int64], counts: npt.ND
 def passed_out(tb: npt.NDArray[np.int64], st: npt.NDArray[np.int64]) -> None:
     """A deal everyone passed, thrown in and counted as played (``deal_end.pass_out``): no payment."""
     _scored(tb, st, np.zeros(MAX_ENTRIES, dtype=np.int64))
+    st[B_PASSED] = 1
     st[L.DEALS_DONE] += 1
     _after_deal(tb, st)
 

@@ -40,6 +40,8 @@ B_WINNERS = L.MECH_SCORING + 1
 B_COUNTS = L.MECH_SCORING + 2  # 4 words, 4 bits per entry
 B_BOARD = L.MECH_SCORING + 8  # a word per seat
 B_ANTE = L.MECH_SCORING + 16
+#: 1 when the last deal counted was thrown in (``passed_out``), 0 when it was scored.
+B_PASSED = L.MECH_SCORING + 17
 #: How many outcome and bonus entries the counts hold.
 MAX_ENTRIES = 64
 
