@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from trickrules.compile.cards import NO_TRUMP
-from trickrules.compile.modes import AnteWhen, HandSizeOrder, TrumpChooser
+from trickrules.compile.modes import HandSizeOrder, TrumpChooser
 from trickrules.engine.game import Game
 from trickrules.engine.rng import SIZE_SALT
 from trickrules.native import layout as L
@@ -40,10 +40,8 @@ DECK = L.MECH_DEAL  # not kept: the order is rebuilt per deal in a scratch array
 
 
 def export(game: Game, b: T.Builder) -> None:
-    """Write how the game deals; :class:`~trickrules.native.tables.Unsupported` for an ante."""
+    """Write how the game deals (its ante is the scoring's)."""
     rules = game.rules
-    if rules.ante_when is not AnteWhen.NEVER:
-        raise T.Unsupported("an ante")
     b.number(HD_TURN, 1 if rules.turn_last_card else 2 if rules.turn_from_stock else 0)
     trump = L.UNSET_TRUMP
     if rules.trump_chosen_by is TrumpChooser.NONE:

@@ -29,7 +29,7 @@ from trickrules.native import (
     match,
     passing,
     record,
-    scoring,
+    scoring_tables,
     tricks_bid,
     trump,
 )
@@ -88,6 +88,8 @@ EXPORTERS: dict[str, Callable[[Game, T.Builder], None]] = {
 }
 
 _KERNELS: dict[str, Kernel | Unsupported] = {}
+#: The outcome the engine names a deal thrown in by (``deal_end.pass_out``).
+PASSED_OUT = "passed out"
 
 
 def _export(game: Game) -> Kernel:
@@ -115,9 +117,15 @@ def _export(game: Game) -> Kernel:
     b.number(T.H_PHASES, len(codes))
     b.block(T.O_PHASES, codes)
     b.block(match.HK_DECLARER_LEADS, (c.first_lead.value == "declarer" for c in game.rules.contracts))
-    names: list[str] = []
-    b.block(record.H_NAME_OF_BIT, [-1] * 128)
-    return Kernel(b.array(), game.players, tuple(c.name for c in game.rules.contracts), tuple(names))
+    scoring_tables.export(game, b)
+    entries = scoring_tables.outcome_names(game)
+    names = tuple(sorted({e for e in entries if e and e != "none"} | {PASSED_OUT}))
+    if len(names) > record.MAX_NAMES:
+        raise Unsupported(f"more than {record.MAX_NAMES} outcome names")
+    bits = tuple(names.index(e) if e and e != "none" else -1 for e in entries)
+    b.block(record.H_NAME_OF_BIT, (*bits, *(-1,) * (128 - len(bits))))
+    b.number(record.H_PASSED_NAME, names.index(PASSED_OUT))
+    return Kernel(b.array(), game.players, tuple(c.name for c in game.rules.contracts), names, bits)
 
 
 def kernel_for(game: Game) -> Kernel:

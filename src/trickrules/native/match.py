@@ -29,7 +29,8 @@ from trickrules.native.making import run_alone, run_discard, run_making
 from trickrules.native.mt import MT_SIZE, seed_words
 from trickrules.native.passing import run as run_passing
 from trickrules.native.play import first_leader, play_card, random_card
-from trickrules.native.record import A_ACTIONS, A_FINAL, A_FINISHED, A_WINNERS, count_deal, keep_deal
+from trickrules.native.record import A_ACTIONS, A_ERROR, A_FINAL, A_FINISHED, A_WINNERS, count_deal, keep_deal
+from trickrules.native.scoring_tables import B_ERROR, B_WINNERS
 from trickrules.native.tricks_bid import run as run_tricks_bid
 from trickrules.native.trump import run as run_trump
 
@@ -137,9 +138,6 @@ def play_match(tb: Array, st: Array, mt: Array, agg: Array, rec: Array, max_deal
     """
     n = tb[T.H_PLAYERS]
     starts = tb[HK_STARTS]
-    before = np.zeros(L.MAX_PLAYERS, dtype=np.int64)
-    for s in range(n):
-        before[s] = st[L.SCORES + s]
     done = 0
     while st[L.OVER] == 0 and done < max_deals:
         deal(tb, st)
@@ -154,23 +152,25 @@ def play_match(tb: Array, st: Array, mt: Array, agg: Array, rec: Array, max_deal
         _phases(tb, st, mt)
         if st[L.REDEAL] == 1:
             continue
+        number = st[L.NUMBER]
+        dealer = st[L.DEALER]
         if st[L.REDEAL] == 2:
             scoring.passed_out(tb, st)
         else:
             _play(tb, st, mt)
             scoring.score(tb, st)
-        for s in range(n):
-            st[L.DELTA + s] = st[L.SCORES + s] - before[s]
-            before[s] = st[L.SCORES + s]
+        if st[B_ERROR]:
+            break  # a formula failed where the engine raises: the match is the engine's to play
         count_deal(tb, st, agg)
         if done < rec.shape[0]:
-            keep_deal(tb, st, rec[done])
+            keep_deal(tb, st, rec[done], number, dealer)
         done += 1
     agg[A_ACTIONS] += st[L.ACTIONS]
     agg[A_FINISHED] += st[L.OVER] != 0
     for s in range(n):
         agg[A_FINAL + s] = st[L.SCORES + s]
-    agg[A_WINNERS] = scoring.winners_of(st)
+    agg[A_WINNERS] = st[B_WINNERS]
+    agg[A_ERROR] = st[B_ERROR] != 0
     return done
 
 
@@ -195,6 +195,5 @@ def play_chunk(tb: Array, seeds: Array, dealers: Array, agg: Array, deals: Array
         seed_words(key, count, mt)
         st[L.DEALER] = dealers[i]
         st[L.FIRST_DEALER] = dealers[i]
-        scoring.start_match(tb, st)
         kept = rec if i == 0 else rec[:0]
         deals[i] = play_match(tb, st, mt, agg[i], kept, max_deals)

@@ -18,6 +18,7 @@ import numpy.typing as npt
 from trickrules.native import layout as L
 from trickrules.native import tables as T
 from trickrules.native.jit import native
+from trickrules.native.scoring_tables import B_PASSED
 
 __all__ = ["R_SIZE", "a_size", "count_deal", "keep_deal"]
 
@@ -28,6 +29,8 @@ A_DEALS = 0
 A_ACTIONS = 1
 A_FINISHED = 2
 A_WINNERS = 3  # a seat mask
+#: 1 where the scoring failed as the engine's raises (the match is then the engine's to play).
+A_ERROR = 4
 A_FINAL = 8  # per seat
 A_SEAT_SUM = 16  # per seat: the sum of the deals' deltas
 A_SEAT_SQUARES = 24  # and of their squares
@@ -52,7 +55,9 @@ def a_size(contracts: int) -> int:
 
 
 # -- header words: the outcome names of the scoring's bits ----------------------------------------------
-H_NAME_OF_BIT = T.HM_SCORING + 47  # the offset of a block: [bit] -> name id (-1: not counted)
+H_NAME_OF_BIT = T.HM_DEAL + 11  # the offset of a block: [bit] -> name id (-1: not counted)
+#: The name id of a deal thrown in ("passed out").
+H_PASSED_NAME = T.HM_DEAL + 12
 
 # -- a deal's record row --------------------------------------------------------------------------------
 R_NUMBER = 0
@@ -104,6 +109,8 @@ def count_deal(tb: Array, st: Array, agg: Array) -> None:
         agg[base + C_TOTAL] += gain
         agg[base + C_SQUARES] += gain * gain
         agg[base + C_HIST + tricks] += 1
+    if st[B_PASSED]:
+        agg[A_NAMES + tb[H_PASSED_NAME]] += 1
     names = tb[H_NAME_OF_BIT]
     seen_lo = 0
     seen_hi = 0
@@ -128,10 +135,10 @@ def count_deal(tb: Array, st: Array, agg: Array) -> None:
 
 
 @native
-def keep_deal(tb: Array, st: Array, row: Array) -> None:
-    """Write the deal just scored in ``st`` into a record row (``R_*``)."""
-    row[R_NUMBER] = st[L.NUMBER]
-    row[R_DEALER] = st[L.DEALER]
+def keep_deal(tb: Array, st: Array, row: Array, number: int, dealer: int) -> None:
+    """Write the deal just scored in ``st`` (deal ``number``, dealt by ``dealer``) into a record row (``R_*``)."""
+    row[R_NUMBER] = number
+    row[R_DEALER] = dealer
     row[R_TRUMP] = st[L.TRUMP]
     row[R_CONTRACT] = st[L.CONTRACT]
     row[R_DECLARER] = st[L.DECLARER]
