@@ -98,7 +98,7 @@ _VARYING = frozenset(("score", "opp_score", "deal", "pot", "extra_deal"))
 _CONSTANT = frozenset(("players", "tricks_total", "ante", "target", "no_contract", "no_trump", "forced"))
 
 
-def _varying_names(rules: Rules, contract: CompiledContract) -> frozenset[str] | None:
+def varying_names(rules: Rules, contract: CompiledContract) -> frozenset[str] | None:
     """What of :data:`_VARYING` the contract's ``eligible`` rule depends on (through the vars); None: undefined."""
     deps: dict[str, frozenset[str]] = {name: frozenset((name,)) for name in _VARYING}
     deps.update((name, frozenset()) for name in _CONSTANT)
@@ -137,7 +137,7 @@ def export(game: Game, b: Builder, *, eligibility_given: bool = False) -> None:
         if c.eligible is None:
             constant |= 1 << c.index
             continue
-        names = _varying_names(rules, c)
+        names = varying_names(rules, c)
         if names is None:
             raise Unsupported(f"the eligible rule of {c.name} reads a variable unknown before the play")
         if names:

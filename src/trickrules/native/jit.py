@@ -1,14 +1,21 @@
-"""Numba's ``njit`` as the kernel uses it: compiled once, cached on disk where a cache can be written.
+"""Numba's ``njit`` as the kernel uses it: compiled once, cached on disk under a digest of the kernel's sources.
 
 Every kernel function is decorated with :func:`native`. Numba compiles it
-on its first call and keeps the machine code in a cache on disk (beside the
-module, or in the user's cache directory where the package's own directory
-cannot be written, as in a read-only installation); where neither can be
-written, it is compiled in memory at each process start instead of failing.
+on its first call and keeps the machine code in a cache on disk. Numba
+checks a cached function against its own module's file only: a function
+that calls into another module (the scoring calls the formulas) keeps the
+callee's old code after that module changes. So the cache lives in a
+directory named by a digest of every source file of :mod:`trickrules.native`
+(and Numba's version): any change to the kernel, an upgrade of the library
+included, starts a fresh cache. The directory is ``NUMBA_CACHE_DIR`` where
+set, else the user's cache directory (``$XDG_CACHE_HOME`` or ``~/.cache``),
+else the system's temporary directory; where none can be written, the
+kernel is compiled in memory at each process start instead of failing.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import tempfile
 from collections.abc import Callable
@@ -17,30 +24,43 @@ from typing import Any, TypeVar, cast
 
 import numba
 
-__all__ = ["native"]
+__all__ = ["CACHE_DIR", "native"]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
 
-def _cache_dir() -> str | None:
-    """Where Numba may cache: ``NUMBA_CACHE_DIR`` if set, else beside the package or in the user's cache."""
+def _digest() -> str:
+    """A digest of the kernel's sources and Numba's version."""
+    h = hashlib.blake2b(numba.__version__.encode(), digest_size=8)
+    for path in sorted(Path(__file__).resolve().parent.glob("*.py")):
+        h.update(path.name.encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+def _cache_dir() -> str:
+    """Where the compiled kernel is cached (``""``: nowhere writable, so in memory only)."""
     given = os.environ.get("NUMBA_CACHE_DIR")
-    if given:
-        return given
-    here = Path(__file__).resolve().parent
-    if os.access(here, os.W_OK):
-        return None  # Numba's default: __pycache__ beside the module
-    for base in (os.environ.get("XDG_CACHE_HOME"), str(Path.home() / ".cache"), tempfile.gettempdir()):
-        if base and os.access(base, os.W_OK):
-            return str(Path(base) / "trickrules-numba")
-    return ""  # nowhere: compile in memory
+    bases = [given] if given else [os.environ.get("XDG_CACHE_HOME"), str(Path.home() / ".cache"), tempfile.gettempdir()]
+    for base in bases:
+        if not base:
+            continue
+        where = Path(base) / f"trickrules-native-{_digest()}"
+        try:
+            where.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            continue
+        if os.access(where, os.W_OK):
+            return str(where)
+    return ""
 
 
-_WHERE = _cache_dir()
-if _WHERE:
-    setattr(numba.config, "CACHE_DIR", _WHERE)  # noqa: B010 - read when a function is first cached (untyped)
+#: The directory of the on-disk cache (``""``: none could be written).
+CACHE_DIR = _cache_dir()
+if CACHE_DIR:
+    setattr(numba.config, "CACHE_DIR", CACHE_DIR)  # noqa: B010 - untyped; read when a function is first cached
 
 
 def native(fn: _F) -> _F:
     """``fn`` compiled by ``numba.njit``, cached on disk where possible."""
-    return cast(_F, numba.njit(cache=_WHERE != "", nogil=True)(fn))
+    return cast(_F, numba.njit(cache=bool(CACHE_DIR), nogil=True)(fn))

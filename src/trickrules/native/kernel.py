@@ -24,6 +24,7 @@ from trickrules.native import (
     call,
     deal,
     declare,
+    eligible,
     exchange,
     making,
     match,
@@ -72,6 +73,20 @@ class Played:
     records: Array
 
 
+_KERNELS: dict[str, Kernel | Unsupported] = {}
+
+
+def _bidding(game: Game, b: T.Builder) -> None:
+    """The auction's tables, and the programs of the ``eligible`` rules that read the match."""
+    auction.export(game, b, eligibility_given=True)
+    rules = game.rules
+    dynamic = set()
+    for c in rules.contracts:
+        if c.eligible is not None:
+            names = auction.varying_names(rules, c)
+            if names:
+                dynamic.add(c.index)
+    eligible.export(game, b, frozenset(dynamic))
 #: Each exporter of a phase's tables, by phase name (the play has none: its rules are in the core).
 EXPORTERS: dict[str, Callable[[Game, T.Builder], None]] = {
     "passing": passing.export,
@@ -80,14 +95,13 @@ EXPORTERS: dict[str, Callable[[Game, T.Builder], None]] = {
     "call": call.export,
     "exchange": exchange.export,
     "announce": announce.export,
-    "bidding": auction.export,
+    "bidding": _bidding,
     "declare": declare.export,
     "making": making.export,
     "discard": making.export,
     "alone": making.export,
 }
 
-_KERNELS: dict[str, Kernel | Unsupported] = {}
 #: The outcome the engine names a deal thrown in by (``deal_end.pass_out``).
 PASSED_OUT = "passed out"
 

@@ -23,6 +23,7 @@ from trickrules.native import layout as L
 from trickrules.native import tables as T
 from trickrules.native.auction import run as run_auction
 from trickrules.native.deal import deal
+from trickrules.native.eligible import HE_COUNT, fill_auction
 from trickrules.native.declare import run as run_declare
 from trickrules.native.jit import native
 from trickrules.native.making import run_alone, run_discard, run_making
@@ -63,6 +64,8 @@ def _phase(tb: Array, st: Array, mt: Array, code: int) -> None:
     if code == PASSING:
         run_passing(tb, st, mt)
     elif code == BIDDING:
+        if tb[HE_COUNT]:
+            fill_auction(tb, st)
         run_auction(tb, st, mt)
     elif code == TRICKS_BID:
         run_tricks_bid(tb, st, mt)

@@ -18,7 +18,7 @@ import numpy.typing as npt
 from trickrules.native import layout as L
 from trickrules.native import tables as T
 from trickrules.native.jit import native
-from trickrules.native.scoring_tables import B_PASSED
+from trickrules.native.scoring_tables import B_BOARD, B_PASSED
 
 __all__ = ["R_SIZE", "a_size", "count_deal", "keep_deal"]
 
@@ -151,7 +151,7 @@ def keep_deal(tb: Array, st: Array, row: Array, number: int, dealer: int) -> Non
     row[R_OUTCOMES + 1] = st[L.OUTCOMES + 1]
     for s in range(tb[T.H_PLAYERS]):
         row[R_DELTA + s] = st[L.DELTA + s]
-        row[R_SCORES + s] = st[L.SCORES + s]
+        row[R_SCORES + s] = st[B_BOARD + s]  # the totals the deal's scoring gave (before a match's end)
         row[R_WON_TRICKS + s] = st[L.WON_TRICKS + s]
     for i in range(L.MAX_TRICKS):
         row[R_PLAY_ORDER + i] = st[L.PLAY_ORDER + i] if i < st[L.CARDS_PLAYED] else -1
