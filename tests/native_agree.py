@@ -75,10 +75,12 @@ def kernel_deals(game: Game, seed: int, index: int) -> list[Deal]:
     """The same match's deals as the kernel plays them."""
     kernel = kernel_for(game)
     seeds = [(derive(seed, index, "match"), derive(seed, index, "bots"))]
-    played = play_matches(kernel, seeds, [index % game.players], MAX_DEALS_PER_MATCH, keep=2000)
+    played = play_matches(kernel, seeds, [index % game.players], MAX_DEALS_PER_MATCH, keep=MAX_DEALS_PER_MATCH)
     n = game.players
     codes = game.cards.codes
     out: list[Deal] = []
+    if played.rows[0, R.A_ERROR]:  # the kernel gave the match back to the engine: nothing of its to compare
+        return engine_deals(game, seed, index)
     for row in played.records[: int(played.deals[0])]:
         order = [int(c) for c in row[R.R_PLAY_ORDER : R.R_PLAY_ORDER + int(row[R.R_TRICKS]) * n] if c >= 0]
         winners = [int(w) for w in row[R.R_WINNERS : R.R_WINNERS + int(row[R.R_TRICKS_PLAYED])]]

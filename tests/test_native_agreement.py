@@ -20,6 +20,7 @@ import pytest
 
 import trickrules
 from native_agree import engine_deals, kernel_deals
+from trickrules.errors import SpecError
 from trickrules.faces.simulate import KernelFallback, simulate
 from trickrules.native.kernel import Unsupported, kernel_for
 
@@ -35,8 +36,13 @@ def _options() -> list[tuple[str, dict[str, str]]]:
         game = trickrules.load(name)
         for option, spec in game.spec.options.items():
             for choice in spec.choices:
-                if choice != spec.default:
-                    out.append((name, {option: choice}))
+                if choice == spec.default:
+                    continue
+                try:
+                    trickrules.load(name, {option: choice})
+                except SpecError:  # a choice the game's other defaults refuse (quadrille-fi: deals=1)
+                    continue
+                out.append((name, {option: choice}))
     return out
 
 
@@ -117,3 +123,17 @@ def test_a_planted_bug_in_the_engine_fails_the_comparison(monkeypatch: pytest.Mo
     monkeypatch.setattr(play, "trick_end", wrong)
     with pytest.raises(AssertionError):
         _compare(trickrules.load("whist"), 7, 0)
+
+
+def test_a_match_past_the_kernels_numbers_is_played_by_the_engine() -> None:
+    # The pot of quadrille-fi played until it is empty passes 2**62 chips: the kernel gives the match back.
+    from native_agree import engine_deals as engine
+    from trickrules.faces.simulate import derive
+    from trickrules.native.kernel import play_matches
+    from trickrules.native.record import A_ERROR
+
+    game = trickrules.load("quadrille-fi", {"play_until_pot_empty": "on"})
+    played = play_matches(kernel_for(game), [(derive(11, 0, "match"), derive(11, 0, "bots"))], [0], 10_000)
+    assert played.rows[0, A_ERROR] == 1
+    assert max(abs(x) for d in engine(game, 11, 0) for x in d["scores"]) >= 2**62
+    assert simulate(game, deals=10, seed=11) == simulate(game, deals=10, seed=11, native=False)

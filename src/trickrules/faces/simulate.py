@@ -226,13 +226,23 @@ def _native_chunk(chunk: Chunk, kernel: Any) -> ChunkResult:
     """A chunk of random bots' matches played on the native kernel."""
     from trickrules.faces.kernel_stats import statistics_of
     from trickrules.native.kernel import play_matches
+    from trickrules.native.record import A_ERROR
 
     game = chunk.game
     indices = range(chunk.first, chunk.first + chunk.count)
     seeds = [(derive(chunk.seed, i, "match"), derive(chunk.seed, i, "bots")) for i in indices]
     played = play_matches(kernel, seeds, [i % game.players for i in indices], MAX_DEALS_PER_MATCH)
-    blocks = tuple(statistics_of(kernel, played.rows[k : k + BLOCK]) for k in range(0, chunk.count, BLOCK))
-    return ChunkResult(merge_all(blocks, game.players), tuple(int(d) for d in played.deals), blocks)
+    blocks: list[Statistics] = []
+    deals = [int(d) for d in played.deals]
+    for k in range(0, chunk.count, BLOCK):
+        rows = played.rows[k : k + BLOCK]
+        if rows[:, A_ERROR].any():  # a total past the kernel's 62 bits: the engine plays this block
+            block = play_chunk(evolve(chunk, first=chunk.first + k, count=len(rows), native=False))
+            blocks.append(block.statistics)
+            deals[k : k + len(rows)] = block.deals_per_match
+        else:
+            blocks.append(statistics_of(kernel, rows))
+    return ChunkResult(merge_all(blocks, game.players), tuple(deals), tuple(blocks))
 
 
 def play_chunk(chunk: Chunk) -> ChunkResult:
