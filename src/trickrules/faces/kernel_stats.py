@@ -26,7 +26,9 @@ NO_CONTRACT = "(none)"
 def statistics_of(kernel: Kernel, rows: npt.NDArray[np.int64]) -> Statistics:
     """The statistics of the matches whose rows are ``rows`` (one per match)."""
     n = kernel.players
-    total = [int(v) for v in rows.sum(axis=0)] if len(rows) else [0] * kernel.row_size
+    # Every per-deal sum is bounded (record.LARGEST), so the int64 sums are exact; the matches' final
+    # totals may be large, so their sums are taken on Python integers.
+    total = rows.sum(axis=0).tolist() if len(rows) else [0] * kernel.row_size
     matches = len(rows)
     deals = total[R.A_DEALS]
     contracts = []
@@ -48,8 +50,8 @@ def statistics_of(kernel: Kernel, rows: npt.NDArray[np.int64]) -> Statistics:
     outcomes = sorted(
         (name, total[R.A_NAMES + i]) for i, name in enumerate(kernel.names) if total[R.A_NAMES + i]
     )
-    finals = [[int(v) for v in row[R.A_FINAL : R.A_FINAL + n]] for row in rows]
-    winners = [int(row[R.A_WINNERS]) for row in rows]
+    finals = rows[:, R.A_FINAL : R.A_FINAL + n].tolist()
+    winners = rows[:, R.A_WINNERS].tolist()
     seats = tuple(
         SeatStats(
             seat,

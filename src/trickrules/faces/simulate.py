@@ -35,6 +35,7 @@ from concurrent.futures import Executor, Future
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from attrs import evolve, frozen
 
 from trickrules.engine.actions import Action
@@ -223,26 +224,36 @@ def _kernel(game: Game) -> Any:
 
 
 def _native_chunk(chunk: Chunk, kernel: Any) -> ChunkResult:
-    """A chunk of random bots' matches played on the native kernel."""
+    """A chunk of random bots' matches played on the native kernel.
+
+    Its statistics are counted in one pass, so it keeps no blocks: cut
+    short, it is played again on the kernel up to the cut (which costs
+    little there). A match whose numbers pass what the kernel carries is
+    played by the engine.
+    """
     from trickrules.faces.kernel_stats import statistics_of
     from trickrules.native.kernel import play_matches
     from trickrules.native.record import A_ERROR
 
     game = chunk.game
     indices = range(chunk.first, chunk.first + chunk.count)
-    seeds = [(derive(chunk.seed, i, "match"), derive(chunk.seed, i, "bots")) for i in indices]
+    seeds = [(_derived(chunk.seed, i, "match"), _derived(chunk.seed, i, "bots")) for i in indices]
     played = play_matches(kernel, seeds, [i % game.players for i in indices], MAX_DEALS_PER_MATCH)
-    blocks: list[Statistics] = []
     deals = [int(d) for d in played.deals]
-    for k in range(0, chunk.count, BLOCK):
-        rows = played.rows[k : k + BLOCK]
-        if rows[:, A_ERROR].any():  # a total past the kernel's 62 bits: the engine plays this block
-            block = play_chunk(evolve(chunk, first=chunk.first + k, count=len(rows), native=False))
-            blocks.append(block.statistics)
-            deals[k : k + len(rows)] = block.deals_per_match
-        else:
-            blocks.append(statistics_of(kernel, rows))
-    return ChunkResult(merge_all(blocks, game.players), tuple(deals), tuple(blocks))
+    failed = [k for k in range(chunk.count) if played.rows[k, A_ERROR]]
+    if not failed:
+        return ChunkResult(statistics_of(kernel, played.rows), tuple(deals))
+    parts = [statistics_of(kernel, np.delete(played.rows, failed, axis=0))]
+    for k in failed:  # a total past the kernel's 62 bits, or a payment too large to sum exactly: the engine's
+        again = play_chunk(evolve(chunk, first=chunk.first + k, count=1, native=False))
+        parts.append(again.statistics)
+        deals[k] = again.deals_per_match[0]
+    return ChunkResult(merge_all(parts, game.players), tuple(deals))
+
+
+def _derived(seed: int, index: int, purpose: str) -> bytes:
+    """:func:`derive`'s seed as 16 bytes, low byte first (as the kernel takes it)."""
+    return hashlib.blake2b(f"{seed}:{index}:{purpose}".encode(), digest_size=16).digest()[::-1]
 
 
 def play_chunk(chunk: Chunk) -> ChunkResult:
@@ -475,7 +486,12 @@ def _run(
 
 
 def _cut_short(chunk: Chunk, result: ChunkResult, cut: int) -> ChunkResult:
-    """The result of the chunk's first ``cut`` matches: its whole blocks, and the rest of one block played again."""
+    """The result of the chunk's first ``cut`` matches: its whole blocks, and the rest of one block played again.
+
+    A chunk played on the kernel keeps no blocks: its first ``cut`` matches are played again.
+    """
+    if not result.blocks:
+        return play_chunk(evolve(chunk, count=cut))
     whole, rest = divmod(cut, BLOCK)
     parts = list(result.blocks[:whole])
     if rest:

@@ -158,17 +158,26 @@ def kernel_for(game: Game) -> Kernel:
 
 
 def play_matches(
-    kernel: Kernel, seeds: Sequence[tuple[int, int]], dealers: Sequence[int], max_deals: int, keep: int = 0
+    kernel: Kernel,
+    seeds: Sequence[tuple[int | bytes, int | bytes]],
+    dealers: Sequence[int],
+    max_deals: int,
+    keep: int = 0,
 ) -> Played:
     """Play one match per (match seed, bots' seed) of ``seeds``, match ``i`` first dealt by ``dealers[i]``.
 
-    ``keep``: how many of the first match's deals to keep whole.
+    A seed is an integer below 2**128, or 16 bytes, low byte first. ``keep``: how many of the first
+    match's deals to keep whole.
     """
     count = len(seeds)
-    words = np.zeros((count, 8), dtype=np.int64)
-    for i, (seed, bots) in enumerate(seeds):
-        words[i, :4] = words_of(seed)
-        words[i, 4:] = words_of(bots)
+    if all(type(a) is bytes and type(b) is bytes and len(a) == len(b) == 16 for a, b in seeds):
+        raw = b"".join(a + b for a, b in seeds)  # type: ignore[operator]
+        words = np.frombuffer(raw, dtype="<u4").reshape(count, 8).astype(np.int64)
+    else:
+        words = np.zeros((count, 8), dtype=np.int64)
+        for i, (seed, bots) in enumerate(seeds):
+            words[i, :4] = words_of(seed if isinstance(seed, int) else int.from_bytes(seed, "little"))
+            words[i, 4:] = words_of(bots if isinstance(bots, int) else int.from_bytes(bots, "little"))
     rows = np.zeros((count, kernel.row_size), dtype=np.int64)
     deals = np.zeros(count, dtype=np.int64)
     kept = np.zeros((keep, record.R_SIZE), dtype=np.int64)

@@ -173,7 +173,7 @@ def play_match(tb: Array, st: Array, mt: Array, agg: Array, rec: Array, max_deal
     for s in range(n):
         agg[A_FINAL + s] = st[L.SCORES + s]
     agg[A_WINNERS] = st[B_WINNERS]
-    agg[A_ERROR] = st[B_ERROR] != 0
+    agg[A_ERROR] |= st[B_ERROR] != 0
     return done
 
 

@@ -29,8 +29,12 @@ A_DEALS = 0
 A_ACTIONS = 1
 A_FINISHED = 2
 A_WINNERS = 3  # a seat mask
-#: 1 where the scoring failed as the engine's raises (the match is then the engine's to play).
+#: 1 where the scoring failed as the engine's raises, or a payment passed :data:`LARGEST` (the match is
+#: then the engine's to play).
 A_ERROR = 4
+#: The largest payment the kernel sums: its square below 2**40, so that a chunk's sums of squares
+#: (at most a few thousand deals, and one match of at most 10,000) stay far inside 64 bits.
+LARGEST = 1 << 20
 A_FINAL = 8  # per seat
 A_SEAT_SUM = 16  # per seat: the sum of the deals' deltas
 A_SEAT_SQUARES = 24  # and of their squares
@@ -84,6 +88,9 @@ def count_deal(tb: Array, st: Array, agg: Array) -> None:
     """Add the deal just scored in ``st`` to the match's statistics row (``_deal_scored``)."""
     n = tb[T.H_PLAYERS]
     agg[A_DEALS] += 1
+    for s in range(n):
+        if st[L.DELTA + s] >= LARGEST or st[L.DELTA + s] <= -LARGEST:
+            agg[A_ERROR] = 1
     contract = st[L.CONTRACT]
     declarer = st[L.DECLARER] if contract >= 0 else -1
     base = A_CONTRACTS + (contract + 1) * C_SIZE
