@@ -34,7 +34,7 @@ from trickrules.errors import FormulaError, SpecError
 from trickrules.native import layout as L
 from trickrules.native import scoring as S
 from trickrules.native.bridge import to_arrays
-from trickrules.native.formula import LIMIT, ROUNDING_CODES, compile_code, evaluate, rounded
+from trickrules.native.formula import LIMIT, OUT_SIZE, ROUNDING_CODES, compile_code, evaluate, rounded
 from trickrules.native.tables import Builder, Unsupported, export_core, word
 from trickrules.spec.formula import compile_formula, to_int
 
@@ -310,7 +310,7 @@ def test_formulas_evaluate_as_the_engine(big: bool) -> None:
     rng = random.Random(5)
     vn = np.zeros(8, dtype=np.int64)
     vd = np.ones(8, dtype=np.int64)
-    out = np.zeros(2, dtype=np.int64)
+    out = np.zeros(OUT_SIZE, dtype=np.int64)
     for source in FORMULAS:
         f = compile_formula(source, NAMES)
         tb = np.array([0, 0, 0, *compile_code(f, NAMES)], dtype=np.int64)

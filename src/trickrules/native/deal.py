@@ -21,7 +21,7 @@ from trickrules.engine.rng import SIZE_SALT
 from trickrules.native import layout as L
 from trickrules.native import tables as T
 from trickrules.native.jit import native
-from trickrules.native.mt import MT_SIZE, deal_seed, random, shuffle
+from trickrules.native.mt import deal_random, deal_shuffle
 
 __all__ = ["deal", "export"]
 
@@ -69,16 +69,13 @@ def deal(tb: Array, st: Array) -> None:
     """Deal deal ``st[NUMBER]`` from shuffle ``st[SHUFFLE]`` by ``st[DEALER]``; reset the deal's fields."""
     n = tb[T.H_PLAYERS]
     cards = tb[T.H_CARDS]
-    g = np.empty(MT_SIZE, dtype=np.int64)
     count = tb[HD_SIZES_N]
     if tb[HD_RANDOM_SIZE]:
-        deal_seed(st[L.SEED : L.SEED + 4], st[L.SHUFFLE], tb[HD_SIZE_SALT], g)
-        size = tb[tb[O_SIZES] + int(random(g) * count)]
+        size = tb[tb[O_SIZES] + int(deal_random(st[L.SEED : L.SEED + 4], st[L.SHUFFLE], tb[HD_SIZE_SALT]) * count)]
     else:
         size = tb[tb[O_SIZES] + st[L.NUMBER] % count]
-    deal_seed(st[L.SEED : L.SEED + 4], st[L.SHUFFLE], 0, g)
     order = np.empty(cards, dtype=np.int64)
-    shuffle(order, cards, g)
+    deal_shuffle(st[L.SEED : L.SEED + 4], st[L.SHUFFLE], order, cards)
     for s in range(L.MAX_PLAYERS):
         st[L.HANDS + s] = 0
         st[L.WON + s] = 0

@@ -20,7 +20,7 @@ from trickrules.engine.game import Game
 from trickrules.native import layout as L
 from trickrules.native import tables as T
 from trickrules.native.auction import A_ELIG
-from trickrules.native.formula import compile_code, evaluate
+from trickrules.native.formula import OUT_SIZE, compile_code, evaluate
 from trickrules.native.jit import native
 from trickrules.native.scoring_tables import B_ERROR
 
@@ -85,7 +85,7 @@ def fill(tb: Array, st: Array, masks: Array) -> None:
     count = tb[HE_COUNT]
     vn = np.zeros(256, dtype=np.int64)
     vd = np.ones(256, dtype=np.int64)
-    out = np.zeros(2, dtype=np.int64)
+    out = np.zeros(OUT_SIZE, dtype=np.int64)
     team = tb[T.O_TEAM]
     for seat in range(n):
         mask = tb[HE_CONSTANT]

@@ -32,6 +32,7 @@ from trickrules.spec.formula import Formula
 
 __all__ = [
     "LIMIT",
+    "OUT_SIZE",
     "ROUNDING_CODES",
     "compile_code",
     "evaluate",
@@ -83,6 +84,8 @@ _CALLS = {"abs": OP_ABS, "floor": OP_FLOOR, "ceil": OP_CEIL}
 
 #: The deepest stack a formula may need (deeper: Unsupported).
 STACK = 48
+#: The words of the ``out`` array :func:`evaluate` takes: the value, then its two stacks.
+OUT_SIZE = 2 + 2 * STACK
 
 
 def _const(value: int | Fraction) -> list[int]:
@@ -271,7 +274,7 @@ def _norm(n: int, d: int, out: npt.NDArray[np.int64]) -> bool:
     """``n / d`` in lowest terms into ``out[0:2]``; False where it is out of range (``d`` not 0)."""
     if d < 0:
         n, d = -n, -d
-    g = _gcd(n, d)
+    g = _gcd(n, d) if d != 1 else 1
     if g > 1:
         n //= g
         d //= g
@@ -284,6 +287,10 @@ def _norm(n: int, d: int, out: npt.NDArray[np.int64]) -> bool:
 
 @native
 def _mul(an: int, ad: int, bn: int, bd: int, out: npt.NDArray[np.int64]) -> bool:
+    if ad == 1 and bd == 1:  # whole numbers, the common case: no common factors to take out
+        if not _fits(float(an) * float(bn)):
+            return False
+        return _norm(an * bn, 1, out)
     g1 = _gcd(an, bd)
     g2 = _gcd(bn, ad)
     if g1 > 1:
@@ -464,10 +471,12 @@ def evaluate(
 ) -> bool:
     """Run the code at ``tb[at:]`` over the variables ``vnum / vden``; the value into ``out[0:2]`` (num, den).
 
-    False on an error: a value past :data:`LIMIT`, a division by zero.
+    ``out`` has :data:`OUT_SIZE` words: past the value, the machine's stacks (so that scoring a deal,
+    which runs dozens of formulas, allocates them once). False on an error: a value past
+    :data:`LIMIT`, a division by zero.
     """
-    sn = np.empty(STACK, dtype=np.int64)
-    sd = np.empty(STACK, dtype=np.int64)
+    sn = out[2 : 2 + STACK]
+    sd = out[2 + STACK : 2 + 2 * STACK]
     top = -1
     pc = at
     while True:

@@ -18,9 +18,34 @@ import numpy.typing as npt
 
 from trickrules.native.jit import native
 
-__all__ = ["MT_SIZE", "choose", "deal_seed", "from_random", "random", "seed_words", "shuffle", "word"]
+__all__ = [
+    "MT_SIZE",
+    "choose",
+    "deal_random",
+    "deal_seed",
+    "deal_shuffle",
+    "from_random",
+    "random",
+    "seed_words",
+    "shuffle",
+    "word",
+]
 
 MT_SIZE = 625
+
+
+def _initial() -> npt.NDArray[np.int64]:
+    """CPython's ``init_genrand(19650218)``, where every ``init_by_array`` starts (computed once)."""
+    mt = np.zeros(624, dtype=np.int64)
+    mt[0] = 19650218
+    for i in range(1, 624):
+        prev = int(mt[i - 1])
+        mt[i] = (1812433253 * (prev ^ (prev >> 30)) + i) & 0xFFFFFFFF
+    return mt
+
+
+#: The state ``init_by_array`` starts from (a constant of the compiled code).
+INITIAL = _initial()
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
@@ -30,10 +55,7 @@ _M2 = np.uint64(0x94D049BB133111EB)
 def seed_words(key: npt.NDArray[np.int64], count: int, mt: npt.NDArray[np.int64]) -> None:
     """Seed ``mt`` from the first ``count`` 32-bit words of ``key`` (CPython's ``init_by_array``)."""
     m32 = 0xFFFFFFFF
-    mt[0] = 19650218
-    for i in range(1, 624):
-        prev = mt[i - 1]
-        mt[i] = (1812433253 * (prev ^ (prev >> 30)) + i) & m32
+    mt[:624] = INITIAL
     i, j = 1, 0
     for _ in range(max(624, count)):
         prev = mt[i - 1]
@@ -106,6 +128,60 @@ def deal_seed(seed: npt.NDArray[np.int64], shuffle_no: int, salt: int, mt: npt.N
     while count > 1 and key[count - 1] == 0:
         count -= 1
     seed_words(key, count, mt)
+
+
+@native
+def _lazy_word(mt: npt.NDArray[np.int64], done: npt.NDArray[np.int64]) -> int:
+    """The next word of a generator just seeded, twisting only as far as it reads (``done[0]`` words so far).
+
+    The twist computes word ``i`` from words ``i + 1`` and ``i + 397`` as they stand when it reaches ``i``,
+    so computing the words in order as they are read gives the same words as twisting all 624 at once.
+    Only for fewer than 624 words (a deal's streams read a few dozen).
+    """
+    i = mt[624]
+    if i >= 624:
+        i = 0
+        mt[624] = 0
+    while done[0] <= i:
+        k = done[0]
+        y = (mt[k] & 0x80000000) | (mt[(k + 1) % 624] & 0x7FFFFFFF)
+        mt[k] = mt[(k + 397) % 624] ^ (y >> 1) ^ (0x9908B0DF if y & 1 else 0)
+        done[0] += 1
+    y = mt[i]
+    mt[624] = i + 1
+    y ^= y >> 11
+    y ^= (y << 7) & 0x9D2C5680
+    y ^= (y << 15) & 0xEFC60000
+    return int(y ^ (y >> 18))
+
+
+@native
+def _lazy_random(mt: npt.NDArray[np.int64], done: npt.NDArray[np.int64]) -> float:
+    a = _lazy_word(mt, done) >> 5
+    b = _lazy_word(mt, done) >> 6
+    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0)
+
+
+@native
+def deal_random(seed: npt.NDArray[np.int64], shuffle_no: int, salt: int) -> float:
+    """The first ``random()`` of the deal's stream ``salt`` (``rng.chosen``, ``rng.chosen_size``)."""
+    mt = np.empty(MT_SIZE, dtype=np.int64)
+    done = np.zeros(1, dtype=np.int64)
+    deal_seed(seed, shuffle_no, salt, mt)
+    return _lazy_random(mt, done)
+
+
+@native
+def deal_shuffle(seed: npt.NDArray[np.int64], shuffle_no: int, order: npt.NDArray[np.int64], n: int) -> None:
+    """``rng.shuffled(seed, shuffle_no, n)`` into ``order[:n]`` (a deck of at most 300 cards)."""
+    mt = np.empty(MT_SIZE, dtype=np.int64)
+    done = np.zeros(1, dtype=np.int64)
+    deal_seed(seed, shuffle_no, 0, mt)
+    for i in range(n):
+        order[i] = i
+    for i in range(n - 1, 0, -1):
+        j = int(_lazy_random(mt, done) * (i + 1))
+        order[i], order[j] = order[j], order[i]
 
 
 @native

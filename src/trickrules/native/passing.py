@@ -33,7 +33,7 @@ from trickrules.engine.values import Phase
 from trickrules.native import layout as L
 from trickrules.native import tables as T
 from trickrules.native.jit import native
-from trickrules.native.mt import MT_SIZE, choose, deal_seed, random
+from trickrules.native.mt import choose, deal_random
 from trickrules.native.tables import Builder, Unsupported
 
 __all__ = ["P_DEAL", "P_DONE", "P_OFFSET", "P_PASSED", "export", "offset", "part_to_arrays", "run"]
@@ -116,9 +116,7 @@ def offset(tb: npt.NDArray[np.int64], st: npt.NDArray[np.int64]) -> int:
     """The current deal's seat offset (0: hold), in turn or drawn from its choice stream (``rng.chosen``)."""
     cycle = tb[_CYCLE]
     if tb[_BY_CHANCE]:
-        g = np.empty(MT_SIZE, dtype=np.int64)
-        deal_seed(st[L.SEED : L.SEED + 4], st[L.SHUFFLE], _SALT, g)
-        k = int(random(g) * cycle)
+        k = int(deal_random(st[L.SEED : L.SEED + 4], st[L.SHUFFLE], _SALT) * cycle)
     else:
         k = st[L.NUMBER] % cycle
     return int(tb[tb[_O_OFFSETS] + k])

@@ -23,18 +23,31 @@ __all__ = ["first_leader", "legal_cards", "nth_card", "trick_winner"]
 Array = npt.NDArray[np.int64]
 
 
+def _debruijn() -> npt.NDArray[np.int64]:
+    table = np.zeros(64, dtype=np.int64)
+    for i in range(64):
+        table[(((1 << i) * 0x03F79D71B4CB0A89) & ((1 << 64) - 1)) >> 58] = i
+    return table
+
+
+#: The index of a word's lowest set bit, by the top six bits of that bit times a de Bruijn sequence.
+_LOW = _debruijn()
+
+
+@native
+def low_card(mask: int) -> int:
+    """The lowest card of a non-empty ``mask``."""
+    low = np.uint64(mask & -mask)
+    return int(_LOW[(low * np.uint64(0x03F79D71B4CB0A89)) >> np.uint64(58)])
+
+
 @native
 def nth_card(mask: int, k: int) -> int:
     """The ``k``-th card (from 0, in deck order) of a non-empty ``mask``."""
     m = mask
     for _ in range(k):
         m &= m - 1
-    low = m & -m
-    c = 0
-    while low != 1:
-        low = (low >> 1) & 0x7FFFFFFFFFFFFFFF
-        c += 1
-    return c
+    return low_card(m)
 
 
 @native

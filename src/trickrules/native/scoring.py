@@ -57,7 +57,7 @@ import numpy as np
 import numpy.typing as npt
 
 from trickrules.native import layout as L
-from trickrules.native.formula import evaluate, rounded
+from trickrules.native.formula import OUT_SIZE, evaluate, rounded
 from trickrules.native.jit import native
 from trickrules.native.scoring_ledger import deal_sides, lowest_seat, pay_out, player_env, set_int, side_env
 from trickrules.native.scoring_tables import (
@@ -237,7 +237,7 @@ def _outcomes(
                 side_of[seat] = sides[i]
     matched = np.zeros((3, L.MAX_PLAYERS), dtype=np.int64)
     subj = np.zeros((L.MAX_PLAYERS, 2), dtype=np.int64)
-    out = np.empty(2, dtype=np.int64)
+    out = np.empty(OUT_SIZE, dtype=np.int64)
     first = plan + 2 + 2 * tb[plan]
     for o in range(tb[first - 1]):
         rec = tb[first + o]
@@ -281,7 +281,7 @@ def _counters(
     """Each counter's next value per seat into ``counters`` (``carried_counters``); 0, or where it failed."""
     cache_mask, cn, cd = cache
     n = tb[H_PLAYERS]
-    out = np.empty(2, dtype=np.int64)
+    out = np.empty(OUT_SIZE, dtype=np.int64)
     for k in range(tb[S_NCOUNTERS]):
         for seat in range(n):
             counters[k, seat] = st[L.COUNTERS + 8 * k + seat]
@@ -490,7 +490,7 @@ def ends_early(tb: npt.NDArray[np.int64], st: npt.NDArray[np.int64]) -> bool:
     set_int(vn, vd, V_OPP_TRICKS, played - tricks)
     set_int(vn, vd, V_TRICKS_PLAYED, played)
     set_int(vn, vd, V_TRICKS_TOTAL, st[L.TRICKS])
-    out = np.empty(2, dtype=np.int64)
+    out = np.empty(OUT_SIZE, dtype=np.int64)
     if not evaluate(tb, at, vn, vd, out):
         st[B_ERROR] = 8
         return False
@@ -516,7 +516,7 @@ def ante(tb: npt.NDArray[np.int64], st: npt.NDArray[np.int64]) -> None:
     set_int(vn, vd, V_DEAL, st[L.NUMBER])
     set_int(vn, vd, V_NO_CONTRACT, 1)
     set_int(vn, vd, V_EXTRA_DEAL, 1 if deals and st[L.DEALS_DONE] >= deals else 0)
-    out = np.empty(2, dtype=np.int64)
+    out = np.empty(OUT_SIZE, dtype=np.int64)
     if not evaluate(tb, tb[S_ANTE], vn, vd, out) or not rounded(out[0], out[1], tb[S_ROUND], out):
         st[B_ERROR] = 9
         return

@@ -13,8 +13,9 @@ import numpy as np
 import numpy.typing as npt
 
 from trickrules.native import layout as L
-from trickrules.native.formula import evaluate, rounded
+from trickrules.native.formula import OUT_SIZE, evaluate, rounded
 from trickrules.native.jit import native
+from trickrules.native.play import low_card
 from trickrules.native.scoring_tables import (
     S_BONUS,
     S_CONTRACTS,
@@ -104,13 +105,10 @@ def set_int(vn: npt.NDArray[np.int64], vd: npt.NDArray[np.int64], k: int, value:
 def _card_points(tb: npt.NDArray[np.int64], mask: int) -> int:
     total = 0
     points = tb[O_POINTS]
-    seat_mask = mask
-    card = 0
-    while seat_mask:
-        if seat_mask & 1:
-            total += tb[points + card]
-        seat_mask = (seat_mask >> 1) & 0x7FFFFFFFFFFFFFFF
-        card += 1
+    m = mask
+    while m:
+        total += tb[points + low_card(m)]
+        m &= m - 1
     return total
 
 
@@ -238,7 +236,7 @@ def _side_values(
 @native
 def _run_formulas(tb: npt.NDArray[np.int64], plan: int, vn: npt.NDArray[np.int64], vd: npt.NDArray[np.int64]) -> bool:
     """Evaluate the plan's named variables in order into ``vn / vd``; False on an error."""
-    out = np.empty(2, dtype=np.int64)
+    out = np.empty(OUT_SIZE, dtype=np.int64)
     for i in range(tb[plan]):
         var = tb[plan + 1 + 2 * i]
         if not evaluate(tb, tb[plan + 2 + 2 * i], vn, vd, out):
@@ -394,7 +392,7 @@ def _move(
 ) -> bool:
     """Chips from ``payer`` (-1: the pot) to ``targets`` (a mask, -1: the pot), as ``Ledger._move``; False: an error."""
     n = tb[H_PLAYERS]
-    out = np.empty(2, dtype=np.int64)
+    out = np.empty(OUT_SIZE, dtype=np.int64)
     k = 1 if targets < 0 else _popcount(targets)
     if den == 1 and (not split or num % k == 0):
         chips = (num // k) if split else num
@@ -460,7 +458,7 @@ def pay_out(
 ) -> bool:
     """The payments of the outcome or bonus at ``rec``; False on an error."""
     n = tb[H_PLAYERS]
-    out = np.empty(2, dtype=np.int64)
+    out = np.empty(OUT_SIZE, dtype=np.int64)
     chips = tb[S_UNIT] == 1
     mode = tb[S_ROUND]
     for i in range(tb[rec + 4]):
