@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from trickrules.engine.events import CardPlayed, Dealt, DealScored, TrickWon
+from trickrules.engine.events import CardPlayed, DealScored, Dealt, TrickWon
 from trickrules.engine.game import Game
 from trickrules.engine.state import State
 from trickrules.faces.simulate import MAX_DEALS_PER_MATCH, derive, play_simulation_match
@@ -88,8 +88,10 @@ def kernel_deals(game: Game, seed: int, index: int) -> list[Deal]:
         tricks = [(tuple(codes[c] for c in order[k * per : (k + 1) * per]), w) for k, w in enumerate(winners)]
         bits = int(row[R.R_OUTCOMES]) & (2**64 - 1) | (int(row[R.R_OUTCOMES + 1]) & (2**64 - 1)) << 64
         names = {kernel.names[k] for i, k in enumerate(kernel.bits) if (bits >> i) & 1 and k >= 0}
+
         def opt(v: Any) -> int | None:
             return None if int(v) < 0 else int(v)
+
         trump = int(row[R.R_TRUMP])
         out.append(
             {

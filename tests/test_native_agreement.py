@@ -52,7 +52,8 @@ def _compare(game: trickrules.Game, seed: int, index: int) -> None:
     assert len(ours) == len(theirs), f"{game.name} match {index}: {len(ours)} deals, the engine {len(theirs)}"
     for mine, engine in zip(ours, theirs, strict=True):
         for key, value in engine.items():
-            assert mine[key] == value, f"{game.name} match {index} deal {engine['number']}: {key} {mine[key]!r} != {value!r}"
+            where = f"{game.name} match {index} deal {engine['number']}"
+            assert mine[key] == value, f"{where}: {key} {mine[key]!r} != {value!r}"
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -47,9 +47,7 @@ def statistics_of(kernel: Kernel, rows: npt.NDArray[np.int64]) -> Statistics:
             )
         )
     contracts.sort(key=lambda s: s.name)
-    outcomes = sorted(
-        (name, total[R.A_NAMES + i]) for i, name in enumerate(kernel.names) if total[R.A_NAMES + i]
-    )
+    outcomes = sorted((name, total[R.A_NAMES + i]) for i, name in enumerate(kernel.names) if total[R.A_NAMES + i])
     finals = rows[:, R.A_FINAL : R.A_FINAL + n].tolist()
     winners = rows[:, R.A_WINNERS].tolist()
     seats = tuple(

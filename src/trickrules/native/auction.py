@@ -291,7 +291,14 @@ def run(tb: npt.NDArray[np.int64], st: npt.NDArray[np.int64], mt: npt.NDArray[np
     st[A_HIGH], st[A_BIDDER], st[A_PASSED], st[A_SPOKEN], st[A_OVER] = high, bidder, passed, spoken, 1
     if high >= 0:
         _won(tb, st, bidder, high, 0)
-        return
+    else:
+        _all_passed(tb, st)
+
+
+@native
+def _all_passed(tb: npt.NDArray[np.int64], st: npt.NDArray[np.int64]) -> None:
+    """What follows an auction everyone passed: a forced contract, the play without one, or a redeal."""
+    n = tb[T.H_PLAYERS]
     all_pass = tb[_ALL_PASS]
     if all_pass == 1:
         holder = 0

@@ -210,6 +210,21 @@ def _melds(
 
 
 @native
+def _candidates(tb: npt.NDArray[np.int64], winner: int, candidates: npt.NDArray[np.int64]) -> int:
+    """The seats a window may ask, into ``candidates``: the winner, then his partners; how many."""
+    m = 1
+    candidates[0] = winner
+    if tb[_SIDE]:
+        for i in range(L.MAX_PLAYERS):
+            mate = tb[tb[_O_MATES] + winner * L.MAX_PLAYERS + i]
+            if mate < 0:
+                break
+            candidates[m] = mate
+            m += 1
+    return m
+
+
+@native
 def run(tb: npt.NDArray[np.int64], st: npt.NDArray[np.int64], mt: npt.NDArray[np.int64]) -> None:
     """The declaration window after the trick just taken, every seat random (nothing where none opens)."""
     if not tb[_PRESENT] or st[L.TRICKS_PLAYED] >= st[L.TRICKS]:
@@ -225,17 +240,8 @@ def run(tb: npt.NDArray[np.int64], st: npt.NDArray[np.int64], mt: npt.NDArray[np
     nsuits = tb[T.H_SUITS]
     out = np.empty(64, dtype=np.int64)
     window = np.empty(L.MAX_PLAYERS, dtype=np.int64)
-    # The seats asked: the winner, then his partners; those sitting out or who cannot hold a meld are not.
     candidates = np.empty(L.MAX_PLAYERS, dtype=np.int64)
-    m = 1
-    candidates[0] = winner
-    if tb[_SIDE]:
-        for i in range(L.MAX_PLAYERS):
-            mate = tb[tb[_O_MATES] + winner * L.MAX_PLAYERS + i]
-            if mate < 0:
-                break
-            candidates[m] = mate
-            m += 1
+    m = _candidates(tb, winner, candidates)
     w = 0
     for i in range(m):
         s = candidates[i]

@@ -87,6 +87,8 @@ def _bidding(game: Game, b: T.Builder) -> None:
             if names:
                 dynamic.add(c.index)
     eligible.export(game, b, frozenset(dynamic))
+
+
 #: Each exporter of a phase's tables, by phase name (the play has none: its rules are in the core).
 EXPORTERS: dict[str, Callable[[Game, T.Builder], None]] = {
     "passing": passing.export,
@@ -170,8 +172,8 @@ def play_matches(
     match's deals to keep whole.
     """
     count = len(seeds)
-    if all(type(a) is bytes and type(b) is bytes and len(a) == len(b) == 16 for a, b in seeds):
-        raw = b"".join(a + b for a, b in seeds)  # type: ignore[operator]
+    raw = b"".join(a + b for a, b in seeds if isinstance(a, bytes) and isinstance(b, bytes))
+    if len(raw) == 32 * count:
         words = np.frombuffer(raw, dtype="<u4").reshape(count, 8).astype(np.int64)
     else:
         words = np.zeros((count, 8), dtype=np.int64)

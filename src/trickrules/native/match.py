@@ -23,8 +23,8 @@ from trickrules.native import layout as L
 from trickrules.native import tables as T
 from trickrules.native.auction import run as run_auction
 from trickrules.native.deal import deal
-from trickrules.native.eligible import HE_COUNT, fill_auction
 from trickrules.native.declare import run as run_declare
+from trickrules.native.eligible import HE_COUNT, fill_auction
 from trickrules.native.jit import native
 from trickrules.native.making import run_alone, run_discard, run_making
 from trickrules.native.mt import MT_SIZE, seed_words

@@ -18,7 +18,17 @@ from trickrules.native import tables as T
 from trickrules.native.jit import native
 from trickrules.native.mt import choose
 
-__all__ = ["first_leader", "legal_cards", "nth_card", "trick_winner"]
+__all__ = [
+    "count_cards",
+    "first_leader",
+    "legal_cards",
+    "low_card",
+    "nth_card",
+    "play_card",
+    "play_tricks",
+    "random_card",
+    "winning_index",
+]
 
 Array = npt.NDArray[np.int64]
 
@@ -106,108 +116,104 @@ def _seat_at(tb: Array, st: Array, index: int) -> int:
 
 
 @native
-def legal_cards(tb: Array, st: Array, seat: int) -> int:
-    """The cards ``seat`` may play now (``kernel.mask_of``: ``legal_play_mask``, then ``leads_mask``)."""
+def _partner_wins(tb: Array, st: Array, seat: int, index: int) -> bool:
+    """Whether the card at ``index`` of the trick was played by a partner of ``seat`` (not ``seat``)."""
+    who = _seat_at(tb, st, index)
+    team = tb[T.O_TEAM]
+    return bool(tb[team + who] == tb[team + seat] and who != seat)
+
+
+@native
+def _following(tb: Array, st: Array, seat: int, hand: int, follow: int, led: int, trump: int) -> int:
+    """The cards of a seat that can follow suit: the following duties (privileged, called card, head the trick)."""
     r = T.R_BASE
-    hand = st[L.HANDS + seat]
     n = st[L.TRICK_N]
     cards = tb[T.H_CARDS]
     row = st[L.TRUMP_ROW]
-    base = tb[T.H_TRUMP_BASE]
-    partner = st[L.PARTNER]
+    first = st[L.TRICK]
+    beats = tb[T.O_BEATS] + row * cards
+    power = tb[T.O_POWER] + row * cards
     called = st[L.CALLED]
+    if tb[r + T.R_PRIV]:
+        held = follow & tb[tb[T.O_PRIV] + row]
+        if held and led == trump:
+            exempt = held & tb[beats + first]
+            if exempt and not follow & ~exempt and not (tb[r + T.R_PRIV_SOLE] and follow & (follow - 1)):
+                return hand
+    called_here = called >= 0 and (follow >> called) & 1 and called != first
+    if tb[r + T.R_CALL_FOLLOW] and seat == st[L.PARTNER] and called_here:
+        return int(1 << called)
+    if not tb[r + T.R_HEAD]:
+        return follow
+    bi = winning_index(tb, st, n)
+    if not (tb[r + T.R_HEAD_ALWAYS] or led == trump) or (tb[r + T.R_HEAD_PE] and _partner_wins(tb, st, seat, bi)):
+        return follow
+    target = st[L.TRICK + bi]
+    if tb[power + target] >= tb[T.H_TRUMP_BASE] and led != trump:
+        if not tb[r + T.R_HEAD_RUFFED]:
+            return follow
+        top = -(1 << 40)
+        eff = tb[T.O_EFF] + row * cards
+        for i in range(n):  # the suit led's highest card (the first of ties)
+            c = st[L.TRICK + i]
+            if tb[eff + c] == led and tb[power + c] > top:
+                top = tb[power + c]
+                target = c
+    higher = follow & tb[beats + target]
+    return higher if higher else follow
+
+
+@native
+def _void(tb: Array, st: Array, seat: int, hand: int) -> int:
+    """The cards of a seat that cannot follow suit: trump when void, trump to beat, overtrump, no undertrump."""
+    r = T.R_BASE
+    n = st[L.TRICK_N]
+    row = st[L.TRUMP_ROW]
+    cards = tb[T.H_CARDS]
+    beats = tb[T.O_BEATS] + row * cards
+    ruffing = tb[tb[T.O_TRUMP_MASK] + row]
     mask = hand
-    bound = False
-    if n == 0:
-        if tb[r + T.R_CALL_LEAD] and seat == partner and seat != st[L.DECLARER] and called >= 0:
-            bit = 1 << called
-            if hand & bit and hand != bit:
-                mask = hand & ~bit
-    elif tb[r + T.R_FOLLOW]:
-        first = st[L.TRICK]
-        trump = tb[tb[T.O_TRUMP_KEY] + row]
-        led = tb[tb[T.O_EFF] + row * cards + first]
-        follow = hand & tb[tb[T.O_SUIT_MASKS] + row * tb[T.H_SUITS] + led]
-        beats = tb[T.O_BEATS] + row * cards
-        power = tb[T.O_POWER] + row * cards
-        if follow:
-            bound = True
-            mask = follow
-            settled = False
-            if tb[r + T.R_PRIV]:
-                held = follow & tb[tb[T.O_PRIV] + row]
-                if held and led == trump:
-                    exempt = held & tb[beats + first]
-                    if exempt and not follow & ~exempt and not (tb[r + T.R_PRIV_SOLE] and follow & (follow - 1)):
-                        mask = hand
-                        settled = True
-            called_here = called >= 0 and (follow >> called) & 1 and called != first
-            if not settled and tb[r + T.R_CALL_FOLLOW] and seat == partner and called_here:
-                mask = 1 << called
-                settled = True
-            if not settled and tb[r + T.R_HEAD]:
-                bi = winning_index(tb, st, n)
-                who = _seat_at(tb, st, bi)
-                team = tb[T.O_TEAM]
-                partner_wins = tb[team + who] == tb[team + seat] and who != seat
-                if (tb[r + T.R_HEAD_ALWAYS] or led == trump) and not (tb[r + T.R_HEAD_PE] and partner_wins):
-                    target = st[L.TRICK + bi]
-                    go = True
-                    if tb[power + target] >= base and led != trump:
-                        if not tb[r + T.R_HEAD_RUFFED]:
-                            go = False
-                        else:
-                            top = -(1 << 40)
-                            eff = tb[T.O_EFF] + row * cards
-                            for i in range(n):  # the suit led's highest card (the first of ties)
-                                c = st[L.TRICK + i]
-                                if tb[eff + c] == led and tb[power + c] > top:
-                                    top = tb[power + c]
-                                    target = c
-                    if go:
-                        higher = follow & tb[beats + target]
-                        if higher:
-                            mask = higher
-        else:
-            kind = tb[r + T.R_VOID]
-            trumps = hand & tb[tb[T.O_TRUMP_MASK] + row]
-            if kind and trumps:
-                bi = winning_index(tb, st, n)
-                best = st[L.TRICK + bi]
-                who = _seat_at(tb, st, bi)
-                team = tb[T.O_TEAM]
-                partner_wins = tb[team + who] == tb[team + seat] and who != seat
-                ruffed = tb[power + best] >= base
-                exempt = tb[r + T.R_VOID_PE] and partner_wins
-                if kind == 1:
-                    if not exempt:
-                        mask = trumps
-                elif kind == 2:
-                    if not exempt:
-                        higher = trumps & tb[beats + best] if ruffed else trumps
-                        if higher:
-                            mask = higher
-                elif not exempt:
-                    must = tb[r + T.R_OVER_TRUMP]
-                    if not ruffed:
-                        mask = trumps
-                    elif tb[r + T.R_OVER_PE] and partner_wins:
-                        mask = trumps if must else hand
-                    else:
-                        higher = trumps & tb[beats + best]
-                        mask = higher if higher else (trumps if must else hand)
-            if tb[r + T.R_NO_UNDER]:
-                bi = winning_index(tb, st, n)
-                best = st[L.TRICK + bi]
-                if tb[power + best] >= base:
-                    low = mask & tb[tb[T.O_TRUMP_MASK] + row] & ~tb[beats + best]
-                    if low and mask & ~low:
-                        mask &= ~low
-    if not tb[r + T.R_RESTRICTED]:
-        return int(mask)
+    kind = tb[r + T.R_VOID]
+    trumps = hand & ruffing
+    if kind and trumps:
+        bi = winning_index(tb, st, n)
+        best = st[L.TRICK + bi]
+        partner_wins = _partner_wins(tb, st, seat, bi)
+        ruffed = tb[tb[T.O_POWER] + row * cards + best] >= tb[T.H_TRUMP_BASE]
+        exempt = tb[r + T.R_VOID_PE] and partner_wins
+        if kind == 1:
+            if not exempt:
+                mask = trumps
+        elif kind == 2:
+            if not exempt:
+                higher = trumps & tb[beats + best] if ruffed else trumps
+                if higher:
+                    mask = higher
+        elif not exempt:
+            must = tb[r + T.R_OVER_TRUMP]
+            if not ruffed:
+                mask = trumps
+            elif tb[r + T.R_OVER_PE] and partner_wins:
+                mask = trumps if must else hand
+            else:
+                higher = trumps & tb[beats + best]
+                mask = higher if higher else (trumps if must else hand)
+    if tb[r + T.R_NO_UNDER]:
+        best = st[L.TRICK + winning_index(tb, st, n)]
+        if tb[tb[T.O_POWER] + row * cards + best] >= tb[T.H_TRUMP_BASE]:
+            low = mask & ruffing & ~tb[beats + best]
+            if low and mask & ~low:
+                mask &= ~low
+    return int(mask)
+
+
+@native
+def _lead_rules(tb: Array, st: Array, hand: int, mask: int, bound: bool) -> int:
+    """The lead and first-trick rules on top of ``mask`` (``leads_mask``); ``bound``: the seat follows suit."""
+    r = T.R_BASE
     first_trick = st[L.TRICKS_PLAYED] == 0
     barred = tb[r + T.R_FIRST_BARRED]
-    if n:
+    if st[L.TRICK_N]:
         if first_trick and barred and not bound:
             kept = mask & ~barred
             if kept:
@@ -228,6 +234,34 @@ def legal_cards(tb: Array, st: Array, seat: int) -> int:
         if kept:
             mask = kept
     return int(mask)
+
+
+@native
+def legal_cards(tb: Array, st: Array, seat: int) -> int:
+    """The cards ``seat`` may play now (``kernel.mask_of``: ``legal_play_mask``, then ``leads_mask``)."""
+    r = T.R_BASE
+    hand = st[L.HANDS + seat]
+    row = st[L.TRUMP_ROW]
+    called = st[L.CALLED]
+    mask = hand
+    bound = False
+    if st[L.TRICK_N] == 0:
+        if tb[r + T.R_CALL_LEAD] and seat == st[L.PARTNER] and seat != st[L.DECLARER] and called >= 0:
+            bit = 1 << called
+            if hand & bit and hand != bit:
+                mask = hand & ~bit
+    elif tb[r + T.R_FOLLOW]:
+        trump = tb[tb[T.O_TRUMP_KEY] + row]
+        led = tb[tb[T.O_EFF] + row * tb[T.H_CARDS] + st[L.TRICK]]
+        follow = hand & tb[tb[T.O_SUIT_MASKS] + row * tb[T.H_SUITS] + led]
+        if follow:
+            bound = True
+            mask = _following(tb, st, seat, hand, follow, led, trump)
+        else:
+            mask = _void(tb, st, seat, hand)
+    if not tb[r + T.R_RESTRICTED]:
+        return int(mask)
+    return _lead_rules(tb, st, hand, mask, bound)
 
 
 @native
