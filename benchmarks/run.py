@@ -14,8 +14,10 @@ shared machine hits every side of a ratio alike):
   driver, and the bulk path against OpenSpiel's C++ ``evaluate_bots`` with
   uniform random bots (one core each); the seed games against OpenSpiel's
   Spades;
-* the bulk path (``trickrules.faces.simulate.play_chunk``, random bots, full
-  rules and scoring) in deals per second, against a tight hand-written
+* the bulk path (``trickrules.simulate`` with random bots, which plays on the
+  native kernel: full rules and scoring) in deals per second, and the
+  kernel's first call in a fresh process (empty and warm on-disk cache),
+  against a tight hand-written
   pure-Python loop of a Quadrille-sized deal (4 seats, 40 cards, follow suit,
   trumps, tricks counted and scored);
 * the heuristic bots' deals per second;
@@ -50,7 +52,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import engine  # found through the path above: the public-API and OpenSpiel drivers
 
 import trickrules
-from trickrules.faces.simulate import Chunk, play_chunk
 
 RESULTS: dict[str, Any] = {}
 
@@ -124,7 +125,7 @@ def openspiel(ours: dict[str, float], deals: int, runs: int) -> None:
     """The same games as OpenSpiel's, side by side, interleaved: the public API and the bulk path.
 
     The public API (``legal_actions()``/``apply()``, player actions/s) against
-    pyspiel driven from Python; the bulk path (``play_chunk``, random bots,
+    pyspiel driven from Python; the bulk path (``simulate``, random bots,
     one core, deals/s) against OpenSpiel's C++ ``evaluate_bots`` with uniform
     random bots (games/s; an OpenSpiel game is one deal).
     """
@@ -147,8 +148,8 @@ def openspiel(ours: dict[str, float], deals: int, runs: int) -> None:
             a_rates.append(actions / seconds)
             seconds, actions = engine.play_openspiel(game, actions, rep)
             b_rates.append(actions / seconds)
-            c_rates.append(bulk_rate(name, deals, rep))
-            d_rates.append(engine.evaluate_bots_rate(game, deals, rep))
+            c_rates.append(bulk_rate(name, 20 * deals, rep))
+            d_rates.append(engine.evaluate_bots_rate(game, 20 * deals, rep))
         theirs[name] = statistics.median(b_rates)
         api = statistics.median(a_rates)
         report(f"vs_openspiel_{name}", f"{name}, public API: trickrules {api:,.0f} actions/s, pyspiel from Python "
@@ -218,17 +219,26 @@ def tight_loop(deals: int, seed: int) -> float:
 
 
 def bulk_rate(name: str, deals: int, seed: int, bots: str = "random") -> float:
-    """Deals per second of the bulk path on ``name`` (whole matches, at least ``deals`` deals)."""
-    game = trickrules.load(name)
-    kinds = (bots,) * game.players
+    """Deals per second of ``trickrules.simulate`` on ``name`` in this process (random bots: the native kernel)."""
     start = time.perf_counter()
-    done = 0
-    first = seed * 100_000
-    while done < deals:
-        result = play_chunk(Chunk(game, kinds, seed, first, 8))
-        done += result.statistics.deals
-        first += 8
-    return done / (time.perf_counter() - start)
+    result = trickrules.simulate(name, deals=deals, seed=seed, bots=bots)
+    return result.statistics.deals / (time.perf_counter() - start)
+
+
+def kernel_first_calls() -> None:
+    """The native kernel's first call in a fresh process: with an empty on-disk cache, then with a warm one."""
+    import tempfile
+
+    code = (
+        "import time, trickrules; g = trickrules.load('hearts'); t = time.perf_counter(); "
+        "trickrules.simulate(g, deals=1, seed=1); print(time.perf_counter() - t)"
+    )
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+        cold, warm = (float(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                                           check=True).stdout) for _ in range(2))  # fmt: skip
+    report("kernel_first_call_cold", f"the kernel's first call, empty cache: {cold:.1f} s", cold)
+    report("kernel_first_call_warm", f"the kernel's first call, warm cache: {warm:.2f} s", warm)
 
 
 def bulk(names: list[str], deals: int, runs: int) -> None:
@@ -325,10 +335,11 @@ def memory(deals: int) -> None:
 def workers(deals: int) -> None:
     """Two worker processes against one on the bulk path (simulate with a process pool), with the load."""
     print("two worker processes against one (trickrules.simulate, quadrille)")
+    trickrules.simulate("quadrille", deals=10, seed=6)  # the kernel loaded in this process too
     load_before = os.getloadavg()[0]
     start = time.perf_counter()
     trickrules.simulate("quadrille", deals=deals, seed=5)
-    one = time.perf_counter() - start
+    one = time.perf_counter() - start  # the kernel is compiled (or read from its cache) in the first call before
     with ProcessPoolExecutor(2) as pool:
         trickrules.simulate("quadrille", deals=200, seed=6, executor=pool)  # start the workers
         start = time.perf_counter()
@@ -351,10 +362,11 @@ def main() -> None:
     names = sorted(trickrules.bundled_names())
     ours = public_api([n for n in names if "-" not in n], deals, runs)
     openspiel(ours, deals, runs)
-    bulk(["quadrille", "cuatrola", "manille"], deals * 2, runs)
+    bulk(["quadrille", "cuatrola", "manille"], deals * 20, runs)
+    kernel_first_calls()
     replay_figures(runs)
     memory(deals)
-    workers(deals * 20)
+    workers(deals * 400)
     if args.json:
         args.json.write_text(json.dumps(RESULTS, indent=1, sort_keys=True) + "\n", encoding="utf-8")
 

@@ -39,15 +39,20 @@ def test_the_result_is_the_same_whatever_the_chunking(name: str) -> None:
     assert sum((p.deals_per_match for p in parts), ()) == whole.deals_per_match
 
 
+@pytest.mark.parametrize("native", [False, True])
 @pytest.mark.parametrize("cut", [1, sim.BLOCK - 1, sim.BLOCK, sim.BLOCK + 3, 3 * sim.BLOCK])
-def test_a_chunk_cut_short_counts_exactly_its_first_matches(cut: int) -> None:
-    # A cut chunk is counted from its whole blocks plus part of one block played again: the same
-    # statistics as playing just its first ``cut`` matches.
+def test_a_chunk_cut_short_counts_exactly_its_first_matches(cut: int, native: bool) -> None:
+    # On the engine, a cut chunk is counted from its whole blocks plus part of one block played again;
+    # on the native kernel, which keeps no blocks, its first ``cut`` matches are played again. Either
+    # way, the same statistics as playing just its first ``cut`` matches.
     game = trickrules.load("quadrille")
-    chunk = sim.Chunk(game, ("random",) * 4, 8, 5, 3 * sim.BLOCK + 2)
+    chunk = sim.Chunk(game, ("random",) * 4, 8, 5, 3 * sim.BLOCK + 2, native)
     full = sim.play_chunk(chunk)
-    assert len(full.blocks) == 4
-    assert merge_all(full.blocks, 4) == full.statistics
+    if native:
+        assert full.blocks == ()
+    else:
+        assert len(full.blocks) == 4
+        assert merge_all(full.blocks, 4) == full.statistics
     short = sim._cut_short(chunk, full, cut)
     alone = sim.play_chunk(evolve(chunk, count=cut))
     assert short.statistics == alone.statistics

@@ -208,8 +208,18 @@ _SAID: set[str] = set()
 
 def _kernel(game: Game) -> Any:
     """The game's native kernel, or ``None`` (saying once why) where it does not cover the game."""
-    from trickrules.native.kernel import Unsupported, kernel_for  # Numba is imported only when needed
-
+    try:
+        from trickrules.native.kernel import Unsupported, kernel_for  # Numba is imported only when needed
+    except ImportError:  # the `native` extra is not installed
+        if "" not in _SAID:
+            _SAID.add("")
+            warnings.warn(
+                "the native kernel needs Numba (pip install 'trickrules[native]'); the engine plays every "
+                "simulation (the same deals, slower).",
+                KernelFallback,
+                stacklevel=2,
+            )
+        return None
     try:
         return kernel_for(game)
     except Unsupported as error:

@@ -10,6 +10,8 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import sys
+import warnings
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import contextmanager
@@ -18,7 +20,7 @@ from typing import Any
 from trickrules.engine.game import Game, load
 from trickrules.errors import ArgumentError
 from trickrules.faces.args import options_of
-from trickrules.faces.simulate import Simulation, bot_kinds, simulate
+from trickrules.faces.simulate import KernelFallback, Simulation, bot_kinds, simulate
 from trickrules.faces.stats import Z95, Estimate, Statistics
 
 __all__ = ["add_command", "compare_data", "variant_of"]
@@ -127,10 +129,16 @@ def _run(game: Game, args: argparse.Namespace, console: Any, label: str) -> Simu
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=console, transient=False) as bar, _executor(args.jobs) as executor:
-        task = bar.add_task(label, total=args.n)
-        update: Callable[[int], None] = lambda done: bar.update(task, completed=min(done, args.n))  # noqa: E731
-        return simulate(game, args.n, seed=args.seed, bots=args.bots, executor=executor, progress=update)
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always", KernelFallback)
+        with Progress(*columns, console=console, transient=False) as bar, _executor(args.jobs) as executor:
+            task = bar.add_task(label, total=args.n)
+            update: Callable[[int], None] = lambda done: bar.update(task, completed=min(done, args.n))  # noqa: E731
+            result = simulate(game, args.n, seed=args.seed, bots=args.bots, executor=executor, progress=update)
+    for warning in said:  # one plain line each (not markup: the message quotes the spec's names)
+        if issubclass(warning.category, KernelFallback):
+            print(f"note: {warning.message}", file=sys.stderr)
+    return result
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
