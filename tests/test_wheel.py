@@ -91,3 +91,21 @@ def test_the_installed_package_is_the_wheel_and_ships_its_data(installed: Path, 
     assert (licence, version, author) == ("MIT", trickrules.__version__, "True")
     assert int(classifiers) >= 5
     assert done.stdout.splitlines()[1] == "True"  # the LICENSE file is in the installed distribution
+
+
+def test_without_the_native_extra_a_simulation_falls_back_and_says_so_once(installed: Path, tmp_path: Path) -> None:
+    # The wheel installed without its `native` extra (no Numba): the engine plays, and says why once.
+    code = (
+        "import warnings, trickrules\n"
+        "with warnings.catch_warnings(record=True) as said:\n"
+        "    warnings.simplefilter('always')\n"
+        "    a = trickrules.simulate('manille', deals=5, seed=1)\n"
+        "    b = trickrules.simulate('hearts', deals=5, seed=1)\n"
+        "print(len(said), said[0].category.__name__, a.statistics.deals >= 5)\n"
+    )
+    ran = _run([str(installed / "python"), "-c", code], tmp_path)
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.split() == ["1", "KernelFallback", "True"]
+    cli = _run([str(installed / "trickrules"), "simulate", "manille", "-n", "5"], tmp_path)
+    assert cli.returncode == 0, cli.stderr
+    assert cli.stderr.count("note: the native kernel needs Numba") == 1

@@ -35,7 +35,6 @@ from concurrent.futures import Executor, Future
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 from attrs import evolve, frozen
 
 from trickrules.engine.actions import Action
@@ -241,6 +240,8 @@ def _native_chunk(chunk: Chunk, kernel: Any) -> ChunkResult:
     little there). A match whose numbers pass what the kernel carries is
     played by the engine.
     """
+    import numpy as np  # with the kernel's extra
+
     from trickrules.faces.kernel_stats import statistics_of
     from trickrules.native.kernel import play_matches
     from trickrules.native.record import A_ERROR
