@@ -227,8 +227,8 @@ def _outcomes(
     nv = tb[S_NVARS]
     pot = st[L.POT]  # the variables see the pot as the scoring began
     has_contract = st[L.CONTRACT] >= 0 and st[L.DECLARER] >= 0
-    pn = np.zeros((L.MAX_PLAYERS, nv), dtype=np.int64)
-    pd = np.ones((L.MAX_PLAYERS, nv), dtype=np.int64)
+    pn = np.zeros((n, nv), dtype=np.int64)  # sized by the table: filled each scoring, so kept small
+    pd = np.ones((n, nv), dtype=np.int64)
     have_player = np.zeros(L.MAX_PLAYERS, dtype=np.int64)
     side_of = np.zeros(L.MAX_PLAYERS, dtype=np.int64)
     for i in range(nsides):
@@ -317,7 +317,7 @@ def pay_deal(
     sides = np.zeros(L.MAX_PLAYERS, dtype=np.int64)
     nsides = deal_sides(tb, st, sides)
     plan = tb[tb[S_PLANS] + st[L.CONTRACT] + 1]
-    rows = 2 * L.MAX_PLAYERS
+    rows = 2 * tb[H_PLAYERS]  # the deal's sides and the counters' groups: at most a seat each
     cache = (np.zeros(rows, dtype=np.int64), np.zeros((rows, nv), dtype=np.int64), np.ones((rows, nv), dtype=np.int64))
     pot = st[L.POT]
     failed = _outcomes(tb, st, plan, sides, nsides, cache, scores, counts)
