@@ -3,8 +3,9 @@
 The library is pure Python, and stays installable by pip alone: a user with
 Python 3.11+ and pip, and no compiler, gets everything from the README's
 first command, the native kernel included (Numba's wheels bring LLVM): the
-test compiles it from an empty cache in that environment and simulates on it. The command is read from the README itself (the first line of
-its first code block) and run in a fresh clone of this repository, with a
+test compiles it from an empty cache in that environment and simulates on
+it. The command is read from the README itself (the first line of its first
+code block) and run in a fresh clone of this repository, with a
 PATH that holds nothing but ``python3``, so that no ``cc``, ``gcc`` or ``ld``
 could be found by anything the install runs.
 """
