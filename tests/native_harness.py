@@ -143,14 +143,18 @@ def assert_words(st: Array, want: Array, words: Iterable[int]) -> None:
         assert st[at] == want[at], f"word {at}: kernel {st[at]}, engine {want[at]}"
 
 
-def assert_leaves_alone(tb: Array, st: Array, runs: Iterable[Run]) -> None:
-    """``runs`` from ``st`` (a state of a game without their phase) change nothing and draw nothing."""
+def assert_leaves_alone(tb: Array, st: Array, runs: Iterable[Run], rng: random.Random | None = None) -> None:
+    """``runs`` from ``st`` (where their phase is not due) change nothing and draw nothing from ``rng``'s state.
+
+    Without ``rng``, the generator starts from ``random.Random(1)``'s state.
+    """
+    gen = random.Random(1) if rng is None else rng
     before = st.copy()
-    mt = from_random(random.Random(1))
+    mt = from_random(gen)
     for run in runs:
         run(tb, st, mt)
     assert np.array_equal(st, before)
-    assert np.array_equal(mt, from_random(random.Random(1)))
+    assert np.array_equal(mt, from_random(gen))
 
 
 def options_id(options: Mapping[str, str]) -> str:
