@@ -5,7 +5,10 @@ random bot does (one draw of a ``random.Random`` per decision) and hands
 each state to a visitor, which may take the match further itself (it
 returns the state to go on from). :func:`arrays` builds the kernel's match
 array from a state with the records of the three phases, :func:`compare`
-lists the fields where two arrays differ.
+lists the fields where two arrays differ, :func:`against_engine` runs a phase
+on the kernel and the engine from one position and compares them, and
+:func:`assert_not_due` checks a run that has nothing to do. The pieces every
+native test shares are :mod:`native_harness`'s.
 """
 
 from __future__ import annotations
@@ -13,9 +16,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping
 
-import numpy as np
-import numpy.typing as npt
-
+import native_harness as H
 import trickrules
 from trickrules.engine.actions import Verb
 from trickrules.engine.game import Game
@@ -24,10 +25,12 @@ from trickrules.engine.state import State
 from trickrules.engine.values import Phase
 from trickrules.native import announce, call, exchange
 from trickrules.native import layout as L
-from trickrules.native import tables as T
-from trickrules.native.bridge import core_fields, to_arrays
+from trickrules.native.bridge import core_fields
+from trickrules.native.mt import from_random
 
-Array = npt.NDArray[np.int64]
+Array = H.Array
+#: One decision of the random bot.
+step = H.step
 #: (state, rng) -> the state itself (the driver takes the next step), or one the visitor reached with the same rng.
 Visitor = Callable[[State, random.Random], State]
 
@@ -63,22 +66,17 @@ def load(name: str, options: Mapping[str, str]) -> Game:
 
 def tables(game: Game) -> Array:
     """The kernel's tables of ``game``: the core and the three phases."""
-    b = T.Builder()
-    T.export_core(game.tables, b)
-    call.export(game, b)
-    exchange.export(game, b)
-    announce.export(game, b)
-    return b.array()
+    return H.kernel_tables(game, call.export, exchange.export, announce.export)
 
 
 def arrays(state: State) -> Array:
     """The kernel's match array of ``state``, the three phases' records and the auction's ``FORCED`` included."""
-    st = to_arrays(state)
+    return H.state_arrays(state, _forced, call.part_to_arrays, exchange.part_to_arrays, announce.part_to_arrays)
+
+
+def _forced(state: State, st: Array) -> None:
+    """The auction's ``FORCED`` into ``st``."""
     st[L.FORCED] = int(Phase.BIDDING in state.game.slot and auction(state.game, state.deal).forced)
-    call.part_to_arrays(state, st)
-    exchange.part_to_arrays(state, st)
-    announce.part_to_arrays(state, st)
-    return st
 
 
 #: The fields a phase leaves as the engine does (TO_MOVE and LEADER are the next phase's).
@@ -96,10 +94,31 @@ def compare(a: Array, b: Array, players: int) -> list[str]:
     return [f"{n}: {a[o]} != {b[o]}" for n, o in fields(players) if a[o] != b[o]]
 
 
-def step(state: State, rng: random.Random) -> State:
-    """One decision of the random bot."""
-    legal = state.legal_actions()
-    return state.apply(legal[int(rng.random() * len(legal))])
+def against_engine(
+    game: Game, tb: Array, run: H.Run, phase: Phase, state: State, st: Array, rng: random.Random
+) -> tuple[State, int]:
+    """Run ``run`` on ``st`` (``state``'s array) and the engine while in ``phase``; compare.
+
+    Returns the engine's state after the phase and its decisions.
+
+    Both must agree on every field of :func:`fields`, on the generator and on the number of decisions.
+    """
+    mt = from_random(rng)
+    actions = st[L.ACTIONS]
+    run(tb, st, mt)
+    decisions = 0
+    while state.phase is phase:
+        state = step(state, rng)
+        decisions += 1
+    assert not compare(arrays(state), st, game.players), compare(arrays(state), st, game.players)
+    assert (mt == from_random(rng)).all()
+    assert st[L.ACTIONS] - actions == decisions
+    return state, decisions
+
+
+def assert_not_due(tb: Array, run: H.Run, st: Array, rng: random.Random) -> None:
+    """``run`` from ``st`` (where its phase is not due) changes nothing and draws nothing."""
+    H.assert_leaves_alone(tb, st, [run], rng)
 
 
 def matches(

@@ -44,16 +44,7 @@ def visitor(game: Game, tb: Array, seen: Counter[str]) -> D.Visitor:
         if state.phase is Phase.ANNOUNCE:
             st = D.arrays(state)
             assert st[announce.A_LATE] == L.NONE  # a late window is entered from the trick's end below
-            mt = from_random(rng)
-            actions = st[L.ACTIONS]
-            announce.run(tb, st, mt)
-            decisions = 0
-            while state.phase is Phase.ANNOUNCE:
-                state = D.step(state, rng)
-                decisions += 1
-            assert not D.compare(D.arrays(state), st, game.players), D.compare(D.arrays(state), st, game.players)
-            assert (mt == from_random(rng)).all()
-            assert st[L.ACTIONS] - actions == decisions
+            state, _ = D.against_engine(game, tb, announce.run, Phase.ANNOUNCE, state, st, rng)
             seen["before the lead"] += 1
             seen["announced before the lead"] += int(st[L.ANNOUNCED] != 0)
             return state
@@ -64,11 +55,7 @@ def visitor(game: Game, tb: Array, seen: Counter[str]) -> D.Visitor:
             if state.phase is not Phase.PLAY and not st[announce.A_DONE]:
                 return state  # the announcements come after this phase
             # Not due: nothing changes, nothing is drawn.
-            before = st.copy()
-            mt = from_random(rng)
-            announce.run(tb, st, mt)
-            assert (st == before).all()
-            assert (mt == from_random(rng)).all()
+            D.assert_not_due(tb, announce.run, st, rng)
             seen["not due"] += 1
             return state
         if state.phase is Phase.PLAY and len(state.trick) == last[state.deal.seats_out]:

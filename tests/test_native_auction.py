@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Generator
+from functools import partial
 from pathlib import Path
 
-import numpy as np
-import numpy.typing as npt
 import pytest
 
+import native_harness as H
 import trickrules
 from trickrules.engine.game import Game
 from trickrules.engine.phases.auction import Auction
@@ -25,7 +25,6 @@ from trickrules.engine.state import State
 from trickrules.engine.values import Phase
 from trickrules.native import auction
 from trickrules.native import layout as L
-from trickrules.native.bridge import core_fields, to_arrays
 from trickrules.native.mt import from_random
 from trickrules.native.tables import Builder, Unsupported, export_core
 
@@ -57,28 +56,17 @@ DEALS = 8
 FRESH = 400
 #: Fresh matches whose bots all pass.
 PASSING = 20
-#: The fields the next phase sets on leaving the auction (the seat to move, the first leader), not the auction.
-NOT_OURS = {"TO_MOVE", "LEADER"}
 
 
-def tables(game: Game) -> npt.NDArray[np.int64]:
+def tables(game: Game) -> H.Array:
     """The game's ``tb`` with the auction's tables, eligibility read from ``st``."""
-    b = Builder()
-    export_core(game.tables, b)
-    auction.export(game, b, eligibility_given=True)
-    return b.array()
+    return H.kernel_tables(game, partial(auction.export, eligibility_given=True))
 
 
 def record(state: State) -> Auction:
     """The auction record of ``state``'s deal."""
     found: Auction = state.part(Phase.BIDDING)
     return found
-
-
-def step(state: State, rng: random.Random) -> State:
-    """One decision of the random bot."""
-    legal = state.legal_actions()
-    return state.apply(legal[int(rng.random() * len(legal))])
 
 
 def passing_seeds(game: Game, count: int) -> list[int]:
@@ -110,13 +98,12 @@ def auctions(game: Game, seed: int, bots: int | None = None) -> Generator[tuple[
             deals += 1
             state = yield state, rng
             continue
-        state = step(state, rng)
+        state = H.step(state, rng)
 
 
-def check_auction(game: Game, tb: npt.NDArray[np.int64], state: State, rng: random.Random) -> tuple[State, str]:
+def check_auction(game: Game, tb: H.Array, state: State, rng: random.Random) -> tuple[State, str]:
     """Run the kernel's auction from ``state`` and the engine's; compare; the engine's state after it, and how."""
-    st = to_arrays(state)
-    auction.part_to_arrays(state, st)
+    st = H.state_arrays(state, auction.part_to_arrays)
     if record(state).spoken == 0:
         # A new deal's auction: the driver may leave the block cleared, or as the last deal (or dealing) left it.
         st[auction.A_HIGH : auction.A_STAMP + 1] = 0 if state.deal.number % 2 else [2, 1, 5, 9, 1, 1, 77]
@@ -127,23 +114,19 @@ def check_auction(game: Game, tb: npt.NDArray[np.int64], state: State, rng: rand
     guarded = any(st[auction.A_ELIG + s] != full for s in range(game.players))
     steps = 0
     while True:
-        state = step(state, rng)
+        state = H.step(state, rng)
         steps += 1
         if state.phase != Phase.BIDDING or record(state).spoken == 0:
             break
-    assert np.array_equal(mt, from_random(rng)), "the generators differ"
+    H.assert_same_generator(mt, rng)
     assert st[L.ACTIONS] == steps
     d0, d1 = before.deal, state.deal
     if d1.number == d0.number and state.match.deals_done == before.match.deals_done and d1.parts[0] is d0.parts[0]:
         # The auction ended in a contract or a play without one: the deal goes on.
-        want = to_arrays(state)
-        auction.part_to_arrays(state, want)
+        want = H.state_arrays(state, auction.part_to_arrays)
         assert st[L.REDEAL] == 0
-        for name, at in core_fields(game.players):
-            if name not in NOT_OURS:
-                assert st[at] == want[at], f"{name}: kernel {st[at]}, engine {want[at]}"
-        for at in (L.FORCED, L.SHUFFLE, *range(L.MECH_AUCTION, L.MECH_AUCTION + 64)):
-            assert st[at] == want[at], f"word {at}: kernel {st[at]}, engine {want[at]}"
+        H.assert_fields(st, want, game.players)
+        H.assert_words(st, want, (L.FORCED, L.SHUFFLE, *range(L.MECH_AUCTION, L.MECH_AUCTION + 64)))
         how = "forced" if want[L.FORCED] else ("contract" if d1.contract is not None else "no contract")
         return state, f"{how}, guarded" if guarded else how
     # Everyone passed and the deal was thrown in.
@@ -227,7 +210,7 @@ def test_auction_from_any_position(name: str) -> None:
     for seed in range(300):
         state, rng = next(auctions(game, seed))
         for _ in range(seed % 4):
-            state = step(state, rng)
+            state = H.step(state, rng)
             if state.phase != Phase.BIDDING or record(state).spoken == 0:
                 break
         else:
@@ -263,10 +246,7 @@ def test_constant_eligibility(tmp_path: Path) -> None:
     overlay = tmp_path / "quadrille-constant-eligible.toml"
     overlay.write_text(CONSTANT_RULES, encoding="utf-8")
     game = trickrules.load(overlay)
-    b = Builder()
-    export_core(game.tables, b)
-    auction.export(game, b)  # no eligibility_given: every rule is constant
-    tb = b.array()
+    tb = H.kernel_tables(game, auction.export)  # no eligibility_given: every rule is constant
     seen: dict[str, int] = {}
     bids: set[int] = set()
     for seed in range(300):

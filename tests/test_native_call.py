@@ -15,13 +15,13 @@ from collections.abc import Mapping
 
 import pytest
 
+import native_harness as H
 import native_quad_driver as D
 import parts
 from trickrules.engine.state import State
 from trickrules.engine.values import Phase
 from trickrules.native import announce, call, exchange
 from trickrules.native import layout as L
-from trickrules.native import tables as T
 from trickrules.native.mt import from_random
 
 
@@ -38,20 +38,8 @@ def check_call(name: str, options: Mapping[str, str], count: int, steer: bool = 
     def visit(state: State, rng: random.Random) -> State:
         if state.phase is Phase.CALL:
             st = D.arrays(state)
-            mt = from_random(rng)
-            actions = st[L.ACTIONS]
-            call.run(tb, st, mt)
-            decisions = 0
-            while state.phase is Phase.CALL:
-                state = D.step(state, rng)
-                decisions += 1
-            assert not D.compare(D.arrays(state), st, game.players), (
-                name,
-                options,
-                D.compare(D.arrays(state), st, game.players),
-            )
-            assert (mt == from_random(rng)).all()
-            assert st[L.ACTIONS] - actions == decisions == 1
+            state, decisions = D.against_engine(game, tb, call.run, Phase.CALL, state, st, rng)
+            assert decisions == 1, (name, options)
             seen["called"] += 1
             seen["public"] += int(st[call.C_REVEALED])
             seen["own"] += int(st[L.PARTNER] == st[L.DECLARER])
@@ -63,12 +51,7 @@ def check_call(name: str, options: Mapping[str, str], count: int, steer: bool = 
         )
         if after_call or (state.phase is Phase.PLAY and not state.trick and not state.tally.winners):
             # Not due: nothing changes, nothing is drawn.
-            st = D.arrays(state)
-            before = st.copy()
-            mt = from_random(rng)
-            call.run(tb, st, mt)
-            assert (st == before).all()
-            assert (mt == from_random(rng)).all()
+            D.assert_not_due(tb, call.run, D.arrays(state), rng)
             seen["not due"] += 1
         if state.phase is Phase.PLAY and state.deal.contract is not None:
             # The card played: the kernel's on_card changes the record as the engine's hook does
@@ -197,19 +180,10 @@ def test_start_resets_the_records(name: str) -> None:
 def test_games_without_the_phases(name: str) -> None:
     """A game without the phases: nothing exported, and the three runs change nothing and draw nothing."""
     game = D.load(name, {})
-    b = T.Builder()
-    T.export_core(game.tables, b)
-    before = b.array()
     tb = D.tables(game)
-    assert (tb == before).all()
+    assert (tb == H.kernel_tables(game)).all()
     rng = random.Random(3)
     state = game.new_match(seed=3)
     for _ in range(30):
-        st = D.arrays(state)
-        kept = st.copy()
-        mt = from_random(rng)
-        for run in (call.run, exchange.run, announce.run, announce.after_trick):
-            run(tb, st, mt)
-        assert (st == kept).all()
-        assert (mt == from_random(rng)).all()
+        H.assert_leaves_alone(tb, D.arrays(state), [call.run, exchange.run, announce.run, announce.after_trick], rng)
         state = D.step(state, rng)

@@ -13,19 +13,18 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-import numpy as np
-import numpy.typing as npt
 import pytest
 
+import native_harness as H
 import trickrules
 from trickrules.engine.game import Game
 from trickrules.engine.state import State
 from trickrules.engine.values import Phase
 from trickrules.native import declare
 from trickrules.native import layout as L
-from trickrules.native.bridge import core_fields, to_arrays
+from trickrules.native.bridge import to_arrays
 from trickrules.native.mt import from_random
-from trickrules.native.tables import Builder, export_core
+from trickrules.native.tables import Builder
 
 #: (game, options): every bundled game with declarations, and the options that change them.
 CASES: list[tuple[str, dict[str, str]]] = [
@@ -58,28 +57,13 @@ MATCHES = 150
 DEALS = 4
 
 
-def tables(game: Game) -> npt.NDArray[np.int64]:
-    """The game's ``tb`` with the declarations' tables."""
-    b = Builder()
-    export_core(game.tables, b)
-    declare.export(game, b)
-    return b.array()
-
-
-def step(state: State, rng: random.Random) -> State:
-    """One decision of the random bot."""
-    legal = state.legal_actions()
-    return state.apply(legal[int(rng.random() * len(legal))])
-
-
-def compare(game: Game, st: npt.NDArray[np.int64], state: State) -> None:
+def compare(game: Game, st: H.Array, state: State) -> None:
     """``st`` holds what the engine's ``state`` holds: every core field, the points declared and the block."""
-    want = to_arrays(state)
-    declare.part_to_arrays(state, want)
-    for name, at in core_fields(game.players):
-        assert st[at] == want[at], f"{name}: kernel {st[at]}, engine {want[at]}"
-    for at in (*range(L.DECLARED, L.DECLARED + game.players), *range(L.MECH_DECLARE, L.MECH_DECLARE + 32)):
-        assert st[at] == want[at], f"word {at}: kernel {st[at]}, engine {want[at]}"
+    want = H.state_arrays(state, declare.part_to_arrays)
+    H.assert_fields(st, want, game.players, skip=())
+    H.assert_words(
+        st, want, (*range(L.DECLARED, L.DECLARED + game.players), *range(L.MECH_DECLARE, L.MECH_DECLARE + 32))
+    )
 
 
 def meld_hands(game: Game, seed: int) -> list[list[str]] | None:
@@ -98,7 +82,7 @@ def meld_hands(game: Game, seed: int) -> list[list[str]] | None:
     return hands
 
 
-def play_match(game: Game, tb: npt.NDArray[np.int64], seed: int, seen: dict[str, int]) -> None:
+def play_match(game: Game, tb: H.Array, seed: int, seen: dict[str, int]) -> None:
     """A match of random bots, the kernel's window checked after every trick that leaves the deal going."""
     rng = random.Random(seed)
     state = game.new_match(seed=seed * 104729 + 3, dealer=seed % game.players, hands=meld_hands(game, seed))
@@ -111,7 +95,7 @@ def play_match(game: Game, tb: npt.NDArray[np.int64], seed: int, seen: dict[str,
             return  # no window can open in this deal (one match in four plays it through): on to the next match
         ends_trick = state.phase == Phase.PLAY and len(state.trick) == t.trick_last[state.deal.seats_out]
         before = state
-        state = step(state, rng)
+        state = H.step(state, rng)
         going = state.deal.number == before.deal.number and state.match.deals_done == before.match.deals_done
         if not (ends_trick and going):
             continue
@@ -125,9 +109,9 @@ def play_match(game: Game, tb: npt.NDArray[np.int64], seed: int, seen: dict[str,
         declare.run(tb, st, mt)
         steps = 0
         while state.phase == Phase.DECLARE:
-            state = step(state, rng)
+            state = H.step(state, rng)
             steps += 1
-        assert np.array_equal(mt, from_random(rng)), "the generators differ"
+        H.assert_same_generator(mt, rng)
         assert st[L.ACTIONS] == steps
         compare(game, st, state)
         seen["window" if steps else "none"] = seen.get("window" if steps else "none", 0) + 1
@@ -148,7 +132,7 @@ def test_declarations_match_engine(name: str, options: dict[str, str], tmp_path:
         game = trickrules.load(overlay, options)
     else:
         game = trickrules.load(name, options)
-    tb = tables(game)
+    tb = H.kernel_tables(game, declare.export)
     seen: dict[str, int] = {}
     for seed in range(MATCHES):
         play_match(game, tb, seed, seen)

@@ -20,7 +20,6 @@ from trickrules.engine.state import State
 from trickrules.engine.values import Phase
 from trickrules.native import exchange
 from trickrules.native import layout as L
-from trickrules.native.mt import from_random
 
 #: The games whose contracts have an exchange (quadrille-fi only with the Spanish ladder).
 EXCHANGING = [(n, o) for n, o in D.GAMES if n != "quadrille-fi"] + [
@@ -42,16 +41,7 @@ def check_exchange(name: str, options: Mapping[str, str], count: int, steer: boo
     def visit(state: State, rng: random.Random) -> State:
         if state.phase is Phase.EXCHANGE:
             st = D.arrays(state)
-            mt = from_random(rng)
-            actions = st[L.ACTIONS]
-            exchange.run(tb, st, mt)
-            decisions = 0
-            while state.phase is Phase.EXCHANGE:
-                state = D.step(state, rng)
-                decisions += 1
-            assert not D.compare(D.arrays(state), st, game.players), D.compare(D.arrays(state), st, game.players)
-            assert (mt == from_random(rng)).all()
-            assert st[L.ACTIONS] - actions == decisions
+            state, _ = D.against_engine(game, tb, exchange.run, Phase.EXCHANGE, state, st, rng)
             seen["exchanges"] += 1
             seen["called card returned"] += int(st[exchange.X_RETURNED] == st[L.CALLED])
             return state
@@ -59,12 +49,7 @@ def check_exchange(name: str, options: Mapping[str, str], count: int, steer: boo
             state.phase is Phase.PLAY and not state.trick and not state.tally.winners
         ):
             # Not due (no exchange in the contract, no real partner, or done): nothing changes, nothing is drawn.
-            st = D.arrays(state)
-            before = st.copy()
-            mt = from_random(rng)
-            exchange.run(tb, st, mt)
-            assert (st == before).all()
-            assert (mt == from_random(rng)).all()
+            D.assert_not_due(tb, exchange.run, D.arrays(state), rng)
             seen["not due"] += 1
             seen["not due, own card"] += int(
                 state.deal.contract is not None

@@ -17,13 +17,12 @@ other from the start of the making, as a driver runs them, up to the play.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
-import numpy as np
-import numpy.typing as npt
 import pytest
 
+import native_harness as H
 import trickrules
 from trickrules.engine.game import Game
 from trickrules.engine.phases.deal import dealing
@@ -31,11 +30,9 @@ from trickrules.engine.state import State
 from trickrules.engine.values import Phase
 from trickrules.native import layout as L
 from trickrules.native import making
-from trickrules.native.bridge import core_fields, to_arrays
 from trickrules.native.mt import from_random
-from trickrules.native.tables import Builder, export_core
 
-Run = Callable[[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]], None]
+Run = H.Run
 
 #: (game, options): Euchre and the options that change its making, discard or going alone.
 OPTIONS: list[dict[str, str]] = [
@@ -75,8 +72,6 @@ OVERLAYS: list[tuple[str, str]] = [
 DEALS_CHECKED = 240
 #: The deals of a match played (the rest of it is not needed).
 DEALS = 10
-#: The fields the next phase sets on leaving one (the seat to move, the first leader).
-NOT_OURS = {"TO_MOVE", "LEADER"}
 #: The phases of the making and their runs.
 PHASES: dict[str, Run] = {
     Phase.MAKING: making.run_making,
@@ -85,47 +80,28 @@ PHASES: dict[str, Run] = {
 }
 
 
-def tables(game: Game) -> npt.NDArray[np.int64]:
+def tables(game: Game) -> H.Array:
     """The game's ``tb`` with the making's tables."""
-    b = Builder()
-    export_core(game.tables, b)
-    making.export(game, b)
-    return b.array()
+    return H.kernel_tables(game, making.export)
 
 
-def step(state: State, rng: random.Random) -> State:
-    """One decision of the random bot."""
-    legal = state.legal_actions()
-    return state.apply(legal[int(rng.random() * len(legal))])
-
-
-def arrays(state: State) -> npt.NDArray[np.int64]:
+def arrays(state: State) -> H.Array:
     """``state`` as the kernel's array, with the making's block."""
-    st = to_arrays(state)
-    making.part_to_arrays(state, st)
-    return st
-
-
-def key(state: State) -> tuple[int, int, int]:
-    """Which deal ``state`` is in: its number, its shuffle, the deals done."""
-    return state.deal.number, dealing(state.deal).shuffle, state.match.deals_done
+    return H.state_arrays(state, making.part_to_arrays)
 
 
 def leaves(state: State, start: State, phases: frozenset[str]) -> bool:
     """Whether the engine has left ``phases`` of ``start``'s deal (another phase, or another deal)."""
-    return state.phase not in phases or key(state) != key(start)
+    return state.phase not in phases or H.key(state) != H.key(start)
 
 
-def compare(game: Game, st: npt.NDArray[np.int64], before: State, after: State) -> str:
+def compare(game: Game, st: H.Array, before: State, after: State) -> str:
     """Compare the kernel's ``st`` with the engine's ``after`` (left the phases begun at ``before``); how it ended."""
-    if key(after) == key(before):
+    if H.key(after) == H.key(before):
         want = arrays(after)
         assert st[L.REDEAL] == 0
-        for name, at in core_fields(game.players):
-            if name not in NOT_OURS:
-                assert st[at] == want[at], f"{name}: kernel {st[at]}, engine {want[at]}"
-        for at in (L.SHUFFLE, L.TURNED, *range(L.MECH_MAKING, L.MECH_MAKING + 32)):
-            assert st[at] == want[at], f"word {at}: kernel {st[at]}, engine {want[at]}"
+        H.assert_fields(st, want, game.players)
+        H.assert_words(st, want, (L.SHUFFLE, L.TURNED, *range(L.MECH_MAKING, L.MECH_MAKING + 32)))
         return after.phase
     d0, d1 = before.deal, after.deal
     assert st[L.TRUMP] == L.UNSET_TRUMP
@@ -147,7 +123,7 @@ def compare(game: Game, st: npt.NDArray[np.int64], before: State, after: State) 
 
 
 def check(
-    game: Game, tb: npt.NDArray[np.int64], state: State, rng: random.Random, runs: list[Run], phases: frozenset[str]
+    game: Game, tb: H.Array, state: State, rng: random.Random, runs: list[Run], phases: frozenset[str]
 ) -> tuple[State, str]:
     """Run ``runs`` from ``state`` and the engine until it leaves ``phases``; compare; the engine's state after."""
     st = arrays(state)
@@ -159,9 +135,9 @@ def check(
     before = state
     steps = 0
     while not leaves(state, before, phases):
-        state = step(state, rng)
+        state = H.step(state, rng)
         steps += 1
-    assert np.array_equal(mt, from_random(rng)), "the generators differ"
+    H.assert_same_generator(mt, rng)
     assert st[L.ACTIONS] == steps
     return state, compare(game, st, before, state)
 
@@ -177,12 +153,7 @@ def started(state: State) -> bool:
 
 def matches(game: Game, seed: int) -> Iterator[tuple[State, random.Random, int]]:
     """Every state of a random bots' match (with the bots' generator and a draw for the test's choices)."""
-    rng = random.Random(seed)
-    pick = random.Random(seed + 1)
-    state = game.new_match(seed=seed * 7919 + 11, dealer=seed % game.players)
-    while not state.is_terminal and state.deal.number < DEALS:
-        yield state, rng, pick.randrange(4)
-        state = step(state, rng)
+    return H.states(game, seed, seed * 7919 + 11, DEALS, 4)
 
 
 def play(game: Game, deals: int) -> dict[str, int]:
@@ -196,20 +167,14 @@ def play(game: Game, deals: int) -> dict[str, int]:
             if state.phase not in PHASES:
                 continue
             if started(state) or draw == 0:  # a phase's start, and a quarter of the points inside
-                twin = random.Random()
-                twin.setstate(rng.getstate())
-                _, how = check(game, tb, state, twin, [PHASES[state.phase]], frozenset((state.phase,)))
+                _, how = check(game, tb, state, H.twin(rng), [PHASES[state.phase]], frozenset((state.phase,)))
                 seen[f"{state.phase}: {how}"] = seen.get(f"{state.phase}: {how}", 0) + 1
             if state.phase == Phase.MAKING and started(state):  # the three, one after the other, as a driver
-                twin = random.Random()
-                twin.setstate(rng.getstate())
-                _, how = check(game, tb, state, twin, list(PHASES.values()), frozenset(PHASES))
+                _, how = check(game, tb, state, H.twin(rng), list(PHASES.values()), frozenset(PHASES))
                 seen[f"all: {how}"] = seen.get(f"all: {how}", 0) + 1
                 # Everyone but the last seats passes (as the bots seldom do): from there, a redeal is likely.
                 passed = passes(state, game.players * len(rounds(game)) - 1 - draw % 2)
-                twin = random.Random()
-                twin.setstate(rng.getstate())
-                _, how = check(game, tb, passed, twin, list(PHASES.values()), frozenset(PHASES))
+                _, how = check(game, tb, passed, H.twin(rng), list(PHASES.values()), frozenset(PHASES))
                 seen[f"passes: {how}"] = seen.get(f"passes: {how}", 0) + 1
     return seen
 
@@ -227,9 +192,7 @@ def passes(state: State, count: int) -> State:
     return state
 
 
-@pytest.mark.parametrize(
-    "options", OPTIONS, ids=[",".join(f"{k}={v}" for k, v in o.items()) or "default" for o in OPTIONS]
-)
+@pytest.mark.parametrize("options", OPTIONS, ids=[H.options_id(o) or "default" for o in OPTIONS])
 def test_euchre_options(options: dict[str, str]) -> None:
     """The kernel plays Euchre's making, discard and going alone as the engine, under each option."""
     game = trickrules.load("euchre", options)
@@ -245,10 +208,7 @@ def test_euchre_options(options: dict[str, str]) -> None:
 @pytest.mark.parametrize(("name", "overlay"), OVERLAYS, ids=[n for n, _ in OVERLAYS])
 def test_making_overlays(name: str, overlay: str, tmp_path: Path) -> None:
     """The kernel follows the rest of ``[making]``: every kind of round, redeals, no discard, no going alone."""
-    path = tmp_path / f"euchre-{name}.toml"
-    head = f'extends = "euchre"\n\n[variant]\nname = "euchre-{name}"\ntitle = "{name}"\ndoc = "a test overlay"\n\n'
-    path.write_text(head + overlay, encoding="utf-8")
-    game = trickrules.load(path)
+    game = H.load_overlay(tmp_path, "euchre", name, overlay)
     seen = play(game, DEALS_CHECKED // 2)
     assert seen.get("all: play", 0) > DEALS_CHECKED // 3, seen
     assert seen.get("passes: play", 0), seen
@@ -258,12 +218,4 @@ def test_making_overlays(name: str, overlay: str, tmp_path: Path) -> None:
 def test_no_making() -> None:
     """A game whose trumps are not made round the table: the runs leave its deals alone."""
     game = trickrules.load("whist")
-    tb = tables(game)
-    state = game.new_match(seed=3)
-    st = arrays(state)
-    before = st.copy()
-    mt = from_random(random.Random(1))
-    for run in PHASES.values():
-        run(tb, st, mt)
-    assert np.array_equal(st, before)
-    assert np.array_equal(mt, from_random(random.Random(1)))
+    H.assert_leaves_alone(tables(game), arrays(game.new_match(seed=3)), PHASES.values())

@@ -19,19 +19,16 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
-import numpy.typing as npt
 import pytest
 
+import native_harness as H
 import trickrules
 from trickrules.engine.game import Game
-from trickrules.engine.phases.deal import dealing
 from trickrules.engine.state import State
 from trickrules.engine.values import Phase
 from trickrules.native import layout as L
 from trickrules.native import passing
-from trickrules.native.bridge import core_fields, to_arrays
 from trickrules.native.mt import from_random
-from trickrules.native.tables import Builder, export_core
 
 #: Hearts' options that change its passing.
 OPTIONS: list[dict[str, str]] = [
@@ -53,39 +50,21 @@ OVERLAYS: list[tuple[str, str]] = [
 DEALS_CHECKED = 300
 #: The deals of a match played (the rest of it is not needed).
 DEALS = 12
-#: The fields the next phase sets on leaving one (the seat to move, the first leader).
-NOT_OURS = {"TO_MOVE", "LEADER"}
 #: The passing's block.
 BLOCK = range(L.MECH_PASSING, L.MECH_PASSING + 16)
 
 
-def tables(game: Game) -> npt.NDArray[np.int64]:
+def tables(game: Game) -> H.Array:
     """The game's ``tb`` with the passing's tables."""
-    b = Builder()
-    export_core(game.tables, b)
-    passing.export(game, b)
-    return b.array()
+    return H.kernel_tables(game, passing.export)
 
 
-def step(state: State, rng: random.Random) -> State:
-    """One decision of the random bot."""
-    legal = state.legal_actions()
-    return state.apply(legal[int(rng.random() * len(legal))])
-
-
-def arrays(state: State) -> npt.NDArray[np.int64]:
+def arrays(state: State) -> H.Array:
     """``state`` as the kernel's array, with the passing's block."""
-    st = to_arrays(state)
-    passing.part_to_arrays(state, st)
-    return st
+    return H.state_arrays(state, passing.part_to_arrays)
 
 
-def key(state: State) -> tuple[int, int, int]:
-    """Which deal ``state`` is in: its number, its shuffle, the deals done."""
-    return state.deal.number, dealing(state.deal).shuffle, state.match.deals_done
-
-
-def check(game: Game, tb: npt.NDArray[np.int64], state: State, rng: random.Random, stale: bool) -> int:
+def check(game: Game, tb: H.Array, state: State, rng: random.Random, stale: bool) -> int:
     """Run the kernel from ``state`` (from a stale record with ``stale``) and the engine; compare; the steps."""
     st = arrays(state)
     if stale:  # another deal's record: the kernel must start afresh and draw the offset itself
@@ -97,37 +76,18 @@ def check(game: Game, tb: npt.NDArray[np.int64], state: State, rng: random.Rando
     mt = from_random(rng)
     decider = int(st[L.TO_MOVE])  # the kernel leaves TO_MOVE at the last seat that decided (as it was if none)
     passing.run(tb, st, mt)
-    before = state
-    steps = 0
-    while state.phase == Phase.PASSING and key(state) == key(before):
-        who = state.chooser
-        assert who is not None
-        decider = who
-        state = step(state, rng)
-        steps += 1
-    assert key(state) == key(before)
-    assert np.array_equal(mt, from_random(rng)), "the generators differ"
-    assert st[L.ACTIONS] == steps
-    assert st[L.TO_MOVE] == decider, f"the last seat to decide: kernel {st[L.TO_MOVE]}, engine {decider}"
-    assert st[L.REDEAL] == 0
+    state, steps, decider = H.through(state, rng, Phase.PASSING, decider)
+    H.assert_ran_as_engine(st, mt, rng, steps, decider)
     want = arrays(state)
-    for name, at in core_fields(game.players):
-        if name not in NOT_OURS:
-            assert st[at] == want[at], f"{name}: kernel {st[at]}, engine {want[at]}"
+    H.assert_fields(st, want, game.players)
     if game.tables.passing.used:
-        for at in BLOCK:
-            assert st[at] == want[at], f"word {at}: kernel {st[at]}, engine {want[at]}"
+        H.assert_words(st, want, BLOCK)
     return steps
 
 
 def matches(game: Game, seed: int) -> Iterator[tuple[State, random.Random, int]]:
     """Every state of a random bots' match (with the bots' generator and a draw for the test's choices)."""
-    rng = random.Random(seed)
-    pick = random.Random(seed + 1)
-    state = game.new_match(seed=seed * 7919 + 11 + (seed << 70), dealer=seed % game.players)
-    while not state.is_terminal and state.deal.number < DEALS:
-        yield state, rng, pick.randrange(8)
-        state = step(state, rng)
+    return H.states(game, seed, seed * 7919 + 11 + (seed << 70), DEALS, 8)
 
 
 def play(game: Game, deals: int) -> dict[str, int]:
@@ -139,13 +99,11 @@ def play(game: Game, deals: int) -> dict[str, int]:
         seed += 1
         last = None
         for state, rng, draw in matches(game, seed):
-            first = key(state) != last
-            last = key(state)
+            first = H.key(state) != last
+            last = H.key(state)
             if not first and (state.phase != Phase.PASSING or draw):
                 continue
-            twin = random.Random()
-            twin.setstate(rng.getstate())
-            steps = check(game, tb, state, twin, stale=first)
+            steps = check(game, tb, state, H.twin(rng), stale=first)
             if first:
                 seen["deals"] += 1
                 seen["passed" if steps else "held"] += 1
@@ -159,9 +117,7 @@ def hearts(options: dict[str, str]) -> Game:
     return trickrules.load("hearts", options)
 
 
-@pytest.mark.parametrize(
-    "options", OPTIONS, ids=[",".join(f"{k}={v}" for k, v in o.items()) or "default" for o in OPTIONS]
-)
+@pytest.mark.parametrize("options", OPTIONS, ids=[H.options_id(o) or "default" for o in OPTIONS])
 def test_hearts_options(options: dict[str, str]) -> None:
     """The kernel plays Hearts' passing as the engine, under each option."""
     game = hearts(options)
@@ -178,10 +134,7 @@ def test_hearts_options(options: dict[str, str]) -> None:
 @pytest.mark.parametrize(("name", "overlay"), OVERLAYS, ids=[n for n, _ in OVERLAYS])
 def test_passing_overlays(name: str, overlay: str, tmp_path: Path) -> None:
     """The kernel follows the rest of ``[passing]``: other card counts, cycles, holds drawn by chance."""
-    path = tmp_path / f"hearts-{name}.toml"
-    head = f'extends = "hearts"\n\n[variant]\nname = "hearts-{name}"\ntitle = "{name}"\ndoc = "a test overlay"\n\n'
-    path.write_text(head + overlay, encoding="utf-8")
-    game = trickrules.load(path)
+    game = H.load_overlay(tmp_path, "hearts", name, overlay)
     seen = play(game, DEALS_CHECKED // 2)
     assert seen["passed"] > DEALS_CHECKED // 6, seen
     assert seen["inside"] > 10, seen
@@ -206,10 +159,4 @@ def test_offset_drawn_as_the_engine() -> None:
 def test_no_passing() -> None:
     """A game without passing: the run leaves its deals alone."""
     game = trickrules.load("whist")
-    tb = tables(game)
-    st = arrays(game.new_match(seed=3))
-    before = st.copy()
-    mt = from_random(random.Random(1))
-    passing.run(tb, st, mt)
-    assert np.array_equal(st, before)
-    assert np.array_equal(mt, from_random(random.Random(1)))
+    H.assert_leaves_alone(tables(game), arrays(game.new_match(seed=3)), [passing.run])

@@ -23,6 +23,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
+import native_harness as H
 import trickrules
 from trickrules.engine.events import DealScored
 from trickrules.engine.game import Game
@@ -35,7 +36,7 @@ from trickrules.native import layout as L
 from trickrules.native import scoring as S
 from trickrules.native.bridge import to_arrays
 from trickrules.native.formula import LIMIT, OUT_SIZE, ROUNDING_CODES, compile_code, evaluate, rounded
-from trickrules.native.tables import Builder, Unsupported, export_core, word
+from trickrules.native.tables import Unsupported, word
 from trickrules.spec.formula import compile_formula, to_int
 
 Arrays = npt.NDArray[np.int64]
@@ -88,10 +89,7 @@ CONFIGS = list(_configs())
 
 def tables_of(game: Game) -> Arrays:
     """The kernel's tables of ``game`` with the scoring's."""
-    b = Builder()
-    export_core(game.tables, b)
-    S.export(game, b)
-    return b.array()
+    return H.kernel_tables(game, S.export)
 
 
 def _deal_arrays(state: State, d: DealInfo, tally: Tally, board: tuple[int, ...]) -> Arrays:

@@ -19,21 +19,17 @@ import random
 from collections.abc import Iterator
 from pathlib import Path
 
-import numpy as np
-import numpy.typing as npt
 import pytest
 
+import native_harness as H
 import trickrules
 from trickrules.engine.game import Game
-from trickrules.engine.phases.deal import dealing
 from trickrules.engine.phases.tricks_bid import bids as engine_bids
 from trickrules.engine.state import State
 from trickrules.engine.values import Phase
 from trickrules.native import layout as L
 from trickrules.native import tricks_bid
-from trickrules.native.bridge import core_fields, to_arrays
 from trickrules.native.mt import from_random
-from trickrules.native.tables import Builder, export_core
 
 #: (game, options) that change the bids: the table, the hand sizes, the deck, the deals.
 CASES: list[tuple[str, dict[str, str]]] = [
@@ -60,39 +56,21 @@ OVERLAYS: list[tuple[str, str, str]] = [
 DEALS_CHECKED = 200
 #: The deals of a match played (the rest of it is not needed).
 DEALS = 8
-#: The fields the next phase sets on leaving one (the seat to move, the first leader).
-NOT_OURS = {"TO_MOVE", "LEADER"}
 #: The bids' block.
 BLOCK = range(L.MECH_TRICKS_BID, L.MECH_TRICKS_BID + 16)
 
 
-def tables(game: Game) -> npt.NDArray[np.int64]:
+def tables(game: Game) -> H.Array:
     """The game's ``tb`` with the bids' tables."""
-    b = Builder()
-    export_core(game.tables, b)
-    tricks_bid.export(game, b)
-    return b.array()
+    return H.kernel_tables(game, tricks_bid.export)
 
 
-def step(state: State, rng: random.Random) -> State:
-    """One decision of the random bot."""
-    legal = state.legal_actions()
-    return state.apply(legal[int(rng.random() * len(legal))])
-
-
-def arrays(state: State) -> npt.NDArray[np.int64]:
+def arrays(state: State) -> H.Array:
     """``state`` as the kernel's array, with the bids."""
-    st = to_arrays(state)
-    tricks_bid.part_to_arrays(state, st)
-    return st
+    return H.state_arrays(state, tricks_bid.part_to_arrays)
 
 
-def key(state: State) -> tuple[int, int, int]:
-    """Which deal ``state`` is in: its number, its shuffle, the deals done."""
-    return state.deal.number, dealing(state.deal).shuffle, state.match.deals_done
-
-
-def check(game: Game, tb: npt.NDArray[np.int64], state: State, rng: random.Random, stale: bool) -> tuple[int, int]:
+def check(game: Game, tb: H.Array, state: State, rng: random.Random, stale: bool) -> tuple[int, int]:
     """Run the kernel from ``state`` (from another deal's bids with ``stale``) and the engine; compare.
 
     Returns the engine's steps, and 1 where the last seat to bid had a bid taken away (else 0).
@@ -106,39 +84,23 @@ def check(game: Game, tb: npt.NDArray[np.int64], state: State, rng: random.Rando
     mt = from_random(rng)
     decider = int(st[L.TO_MOVE])  # the kernel leaves TO_MOVE at the last seat that decided (as it was if none)
     tricks_bid.run(tb, st, mt)
-    before = state
-    steps = hook = 0
-    while state.phase == Phase.TRICKS_BID and key(state) == key(before):
+    hook = [0]
+
+    def last_bid(state: State) -> None:
         if made(state) == game.players - 1:
-            hook = hooked(state)
-        who = state.chooser
-        assert who is not None
-        decider = who
-        state = step(state, rng)
-        steps += 1
-    assert key(state) == key(before)
-    assert np.array_equal(mt, from_random(rng)), "the generators differ"
-    assert st[L.ACTIONS] == steps
-    assert st[L.TO_MOVE] == decider, f"the last seat to decide: kernel {st[L.TO_MOVE]}, engine {decider}"
-    assert st[L.REDEAL] == 0
+            hook[0] = hooked(state)
+
+    state, steps, decider = H.through(state, rng, Phase.TRICKS_BID, decider, last_bid)
+    H.assert_ran_as_engine(st, mt, rng, steps, decider)
     want = arrays(state)
-    fields = [*core_fields(game.players), *((f"BID[{s}]", L.BID + s) for s in range(game.players))]
-    for name, at in fields:
-        if name not in NOT_OURS:
-            assert st[at] == want[at], f"{name}: kernel {st[at]}, engine {want[at]}"
-    for at in BLOCK:
-        assert st[at] == want[at], f"word {at}: kernel {st[at]}, engine {want[at]}"
-    return steps, hook
+    H.assert_fields(st, want, game.players, [(f"BID[{s}]", L.BID + s) for s in range(game.players)])
+    H.assert_words(st, want, BLOCK)
+    return steps, hook[0]
 
 
 def matches(game: Game, seed: int) -> Iterator[tuple[State, random.Random, int]]:
     """Every state of a random bots' match (with the bots' generator and a draw for the test's choices)."""
-    rng = random.Random(seed)
-    pick = random.Random(seed + 1)
-    state = game.new_match(seed=seed * 7919 + 5, dealer=seed % game.players)
-    while not state.is_terminal and state.deal.number < DEALS:
-        yield state, rng, pick.randrange(3)
-        state = step(state, rng)
+    return H.states(game, seed, seed * 7919 + 5, DEALS, 3)
 
 
 def play(game: Game, deals: int) -> dict[str, int]:
@@ -150,13 +112,11 @@ def play(game: Game, deals: int) -> dict[str, int]:
         seed += 1
         last = None
         for state, rng, draw in matches(game, seed):
-            first = key(state) != last
-            last = key(state)
+            first = H.key(state) != last
+            last = H.key(state)
             if state.phase != Phase.TRICKS_BID or (not first and draw):
                 continue
-            twin = random.Random()
-            twin.setstate(rng.getstate())
-            steps, hook = check(game, tb, state, twin, stale=first)
+            steps, hook = check(game, tb, state, H.twin(rng), stale=first)
             assert steps == game.players - made(state)
             seen["deals" if first else "inside"] += 1
             seen["hooked"] += hook
@@ -176,9 +136,7 @@ def hooked(state: State) -> int:
     return int(len(state.legal_actions()) < high - rules.min + 1)
 
 
-@pytest.mark.parametrize(
-    ("name", "options"), CASES, ids=[f"{n}:" + ",".join(f"{k}={v}" for k, v in o.items()) for n, o in CASES]
-)
+@pytest.mark.parametrize(("name", "options"), CASES, ids=[f"{n}:" + H.options_id(o) for n, o in CASES])
 def test_options(name: str, options: dict[str, str]) -> None:
     """The kernel plays the bids of Spades and Oh Hell as the engine, under each option."""
     game = trickrules.load(name, options)
@@ -193,10 +151,7 @@ def test_options(name: str, options: dict[str, str]) -> None:
 @pytest.mark.parametrize(("name", "base", "overlay"), OVERLAYS, ids=[n for n, _, _ in OVERLAYS])
 def test_overlays(name: str, base: str, overlay: str, tmp_path: Path) -> None:
     """The kernel follows the rest of ``[tricks_bid]``: bounds, the hook rule and partners' limit apart."""
-    path = tmp_path / f"{base}-{name}.toml"
-    head = f'extends = "{base}"\n\n[variant]\nname = "{base}-{name}"\ntitle = "{name}"\ndoc = "a test overlay"\n\n'
-    path.write_text(head + overlay, encoding="utf-8")
-    game = trickrules.load(path, {"deals": "5"} if base == "oh-hell" else {})
+    game = H.load_overlay(tmp_path, base, name, overlay, {"deals": "5"} if base == "oh-hell" else {})
     seen = play(game, DEALS_CHECKED // 2)
     assert seen["inside"] > DEALS_CHECKED // 4, seen
 
@@ -204,10 +159,4 @@ def test_overlays(name: str, base: str, overlay: str, tmp_path: Path) -> None:
 def test_no_bids() -> None:
     """A game without bids of tricks: the run leaves its deals alone."""
     game = trickrules.load("hearts")
-    tb = tables(game)
-    st = arrays(game.new_match(seed=3))
-    before = st.copy()
-    mt = from_random(random.Random(1))
-    tricks_bid.run(tb, st, mt)
-    assert np.array_equal(st, before)
-    assert np.array_equal(mt, from_random(random.Random(1)))
+    H.assert_leaves_alone(tables(game), arrays(game.new_match(seed=3)), [tricks_bid.run])

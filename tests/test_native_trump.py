@@ -18,22 +18,18 @@ from __future__ import annotations
 
 import random
 
-import numpy as np
-import numpy.typing as npt
 import pytest
 
+import native_harness as H
 import trickrules
 from trickrules.compile.cards import NO_TRUMP
 from trickrules.compile.modes import TrumpChooser
 from trickrules.engine.game import Game
-from trickrules.engine.phases.deal import dealing
 from trickrules.engine.state import State
 from trickrules.engine.values import Phase
 from trickrules.native import layout as L
 from trickrules.native import trump
-from trickrules.native.bridge import core_fields, to_arrays
 from trickrules.native.mt import from_random
-from trickrules.native.tables import Builder, export_core
 
 #: (game, options): the games with a trump phase, and options that change it.
 CASES: list[tuple[str, dict[str, str]]] = [
@@ -55,59 +51,27 @@ CHECKS = 250
 DEALS = 6
 #: How many namings by the called card's holder each game with such a contract checks (at least).
 HOLDERS = 15
-#: The fields the next phase sets on leaving one (the seat to move, the first leader).
-NOT_OURS = {"TO_MOVE", "LEADER"}
 
 
-def tables(game: Game) -> npt.NDArray[np.int64]:
+def tables(game: Game) -> H.Array:
     """The game's ``tb`` with the trump phase's tables."""
-    b = Builder()
-    export_core(game.tables, b)
-    trump.export(game, b)
-    return b.array()
+    return H.kernel_tables(game, trump.export)
 
 
-def step(state: State, rng: random.Random) -> State:
-    """One decision of the random bot."""
-    legal = state.legal_actions()
-    return state.apply(legal[int(rng.random() * len(legal))])
-
-
-def arrays(state: State) -> npt.NDArray[np.int64]:
+def arrays(state: State) -> H.Array:
     """``state`` as the kernel's array, with the called card."""
-    st = to_arrays(state)
-    trump.part_to_arrays(state, st)
-    return st
+    return H.state_arrays(state, trump.part_to_arrays)
 
 
-def key(state: State) -> tuple[int, int, int]:
-    """Which deal ``state`` is in: its number, its shuffle, the deals done."""
-    return state.deal.number, dealing(state.deal).shuffle, state.match.deals_done
-
-
-def check(game: Game, tb: npt.NDArray[np.int64], state: State, rng: random.Random) -> tuple[int, int]:
+def check(game: Game, tb: H.Array, state: State, rng: random.Random) -> tuple[int, int]:
     """Run the kernel from ``state`` and the engine until it leaves the trump phase; compare; the steps, the trump."""
     st = arrays(state)
     mt = from_random(rng)
     decider = int(st[L.TO_MOVE])  # the kernel leaves TO_MOVE at the last seat that decided (as it was if none)
     trump.run(tb, st, mt)
-    before = state
-    steps = 0
-    while state.phase == Phase.TRUMP and key(state) == key(before):
-        who = state.chooser
-        assert who is not None
-        decider = who
-        state = step(state, rng)
-        steps += 1
-    assert key(state) == key(before)
-    assert np.array_equal(mt, from_random(rng)), "the generators differ"
-    assert st[L.ACTIONS] == steps
-    assert st[L.TO_MOVE] == decider, f"the last seat to decide: kernel {st[L.TO_MOVE]}, engine {decider}"
-    assert st[L.REDEAL] == 0
-    want = arrays(state)
-    for name, at in [*core_fields(game.players), ("CALLED", L.CALLED)]:
-        if name not in NOT_OURS:
-            assert st[at] == want[at], f"{name}: kernel {st[at]}, engine {want[at]}"
+    state, steps, decider = H.through(state, rng, Phase.TRUMP, decider)
+    H.assert_ran_as_engine(st, mt, rng, steps, decider)
+    H.assert_fields(st, arrays(state), game.players, [("CALLED", L.CALLED)])
     return steps, int(st[L.TRUMP])
 
 
@@ -130,27 +94,23 @@ def play(game: Game, checks: int) -> dict[str, int]:
         while not state.is_terminal and state.deal.number < DEALS:
             if state.phase == Phase.PLAY and sum(seen.values()) - seen["none"] >= checks:
                 break  # only the holder's naming is still wanted: the next match's auction
-            first = key(state) != last
-            last = key(state)
+            first = H.key(state) != last
+            last = H.key(state)
             waiting = state.phase == Phase.CALL and state.deal.trump is None
             if first or waiting or state.phase == Phase.TRUMP:
-                twin = random.Random()
-                twin.setstate(rng.getstate())
                 holder = state.phase == Phase.TRUMP and state.to_move == state.deal.partner != state.deal.declarer
-                steps, named = check(game, tb, state, twin)
+                steps, named = check(game, tb, state, H.twin(rng))
                 if steps:
                     seen["by holder" if holder else "named"] += 1
                     seen["none"] += named == NO_TRUMP
                 else:
                     seen["before the call" if waiting else "deal start"] += 1
             forced = [a for a in state.legal_actions() if str(a) in holders] if state.phase == Phase.BIDDING else []
-            state = state.apply(forced[0]) if forced and pick.random() < 0.8 else step(state, rng)
+            state = state.apply(forced[0]) if forced and pick.random() < 0.8 else H.step(state, rng)
     return seen
 
 
-@pytest.mark.parametrize(
-    ("name", "options"), CASES, ids=[f"{n}:" + ",".join(f"{k}={v}" for k, v in o.items()) for n, o in CASES]
-)
+@pytest.mark.parametrize(("name", "options"), CASES, ids=[f"{n}:" + H.options_id(o) for n, o in CASES])
 def test_cases(name: str, options: dict[str, str]) -> None:
     """The kernel names trumps as the engine, in every game with a trump phase, under each option."""
     game = trickrules.load(name, options)
@@ -171,10 +131,4 @@ def test_cases(name: str, options: dict[str, str]) -> None:
 def test_no_trump_phase() -> None:
     """A game without a trump phase: the run leaves its deals alone."""
     game = trickrules.load("hearts")
-    tb = tables(game)
-    st = arrays(game.new_match(seed=3))
-    before = st.copy()
-    mt = from_random(random.Random(1))
-    trump.run(tb, st, mt)
-    assert np.array_equal(st, before)
-    assert np.array_equal(mt, from_random(random.Random(1)))
+    H.assert_leaves_alone(tables(game), arrays(game.new_match(seed=3)), [trump.run])
