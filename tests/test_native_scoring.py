@@ -34,9 +34,9 @@ from trickrules.engine.values import DealInfo, Tally
 from trickrules.errors import FormulaError, SpecError
 from trickrules.native import layout as L
 from trickrules.native import scoring as S
-from trickrules.native.bridge import to_arrays
+from trickrules.native.bridge import deal_to_arrays, to_arrays
 from trickrules.native.formula import LIMIT, OUT_SIZE, ROUNDING_CODES, compile_code, evaluate, rounded
-from trickrules.native.tables import Unsupported, word
+from trickrules.native.tables import Unsupported
 from trickrules.spec.formula import compile_formula, to_int
 
 Arrays = npt.NDArray[np.int64]
@@ -97,19 +97,8 @@ def _deal_arrays(state: State, d: DealInfo, tally: Tally, board: tuple[int, ...]
     game = state.game
     assert isinstance(game, Game)
     st = to_arrays(state)
-    keys = sorted(game.tables.trumps)
-    st[L.NUMBER] = d.number
-    st[L.SHUFFLE] = dealing(d).shuffle
-    st[L.DEALER] = d.dealer
-    st[L.TRUMP] = L.UNSET_TRUMP if d.trump is None else d.trump
-    st[L.TRUMP_ROW] = L.NONE if d.trump is None else keys.index(d.trump)
-    st[L.CONTRACT] = L.NONE if d.contract is None else d.contract
-    st[L.DECLARER] = L.NONE if d.declarer is None else d.declarer
-    st[L.PARTNER] = L.NONE if d.partner is None else d.partner
-    st[L.SEATS_OUT] = d.seats_out
-    st[L.TRICKS] = d.tricks
+    deal_to_arrays(game.tables, d, st)
     for seat in range(game.players):
-        st[L.DEALT + seat] = word(d.dealt[seat])
         st[S.B_BOARD + seat] = board[seat]
     S.facts_to_arrays(game, d, st)
     S.tally_to_arrays(tally, st)

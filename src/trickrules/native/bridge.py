@@ -13,39 +13,45 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from trickrules.compile.cards import NO_TRUMP
+from trickrules.compile.tables import Tables
 from trickrules.engine.state import State
+from trickrules.engine.values import DealInfo
 from trickrules.native import layout as L
 from trickrules.native.mt import words_of
 from trickrules.native.tables import word
 
-__all__ = ["core_fields", "to_arrays"]
+__all__ = ["core_fields", "deal_to_arrays", "to_arrays"]
+
+
+def deal_to_arrays(t: Tables, d: DealInfo, st: npt.NDArray[np.int64]) -> None:
+    """Fill ``st``'s fields of the deal record ``d`` (number, shuffle, dealer, trump, contract, sides, hands dealt)."""
+    st[L.NUMBER] = d.number
+    st[L.SHUFFLE] = d.parts[0].shuffle if d.parts and hasattr(d.parts[0], "shuffle") else 0
+    st[L.DEALER] = d.dealer
+    st[L.TRUMP] = L.UNSET_TRUMP if d.trump is None else d.trump
+    st[L.TRUMP_ROW] = L.NONE if d.trump is None else sorted(t.trumps).index(d.trump)
+    st[L.CONTRACT] = L.NONE if d.contract is None else d.contract
+    st[L.DECLARER] = L.NONE if d.declarer is None else d.declarer
+    st[L.PARTNER] = L.NONE if d.partner is None else d.partner
+    st[L.SEATS_OUT] = d.seats_out
+    st[L.TRICKS] = d.tricks
+    for seat, hand in enumerate(d.dealt):
+        st[L.DEALT + seat] = word(hand)
 
 
 def to_arrays(state: State) -> npt.NDArray[np.int64]:
     """The kernel's match array for ``state`` (the mechanisms' blocks left at 0)."""
     st = np.zeros(L.ST_SIZE, dtype=np.int64)
     game = state.game
-    t = game.tables
     d = state.deal
     m = state.match
     tally = state.tally
     st[L.SEED : L.SEED + 4] = words_of(m.seed % (1 << 128))
-    st[L.NUMBER] = d.number
-    st[L.SHUFFLE] = d.parts[0].shuffle if d.parts and hasattr(d.parts[0], "shuffle") else 0
+    deal_to_arrays(state.game.tables, d, st)
     st[L.DEALS_DONE] = m.deals_done
     st[L.POT] = m.pot
     st[L.OVER] = state.is_terminal
     st[L.FIRST_DEALER] = m.first_dealer
-    st[L.DEALER] = d.dealer
-    keys = sorted(t.trumps)
-    st[L.TRUMP] = L.UNSET_TRUMP if d.trump is None else d.trump
-    st[L.TRUMP_ROW] = L.NONE if d.trump is None else keys.index(d.trump)
-    st[L.CONTRACT] = L.NONE if d.contract is None else d.contract
-    st[L.DECLARER] = L.NONE if d.declarer is None else d.declarer
-    st[L.PARTNER] = L.NONE if d.partner is None else d.partner
-    st[L.SEATS_OUT] = d.seats_out
-    st[L.TRICKS] = d.tricks
     st[L.TO_MOVE] = L.NONE if state.to_move is None else state.to_move
     st[L.LEADER] = state.leader
     st[L.TRICK_N] = len(state.trick)
@@ -63,7 +69,6 @@ def to_arrays(state: State) -> npt.NDArray[np.int64]:
     st[L.CARDS_PLAYED] = played.bit_count()
     for seat in range(game.players):
         st[L.HANDS + seat] = word(state.hands[seat])
-        st[L.DEALT + seat] = word(d.dealt[seat])
         st[L.WON + seat] = word(tally.won[seat])
         st[L.WON_TRICKS + seat] = tally.winners.count(seat)
         st[L.SCORES + seat] = m.scores[seat]
@@ -74,7 +79,6 @@ def to_arrays(state: State) -> npt.NDArray[np.int64]:
         st[L.WINNERS + i] = w
     for i, card in enumerate(state.trick):
         st[L.TRICK + i] = card
-    assert NO_TRUMP not in (L.UNSET_TRUMP,)
     return st
 
 

@@ -27,7 +27,6 @@ __all__ = [
     "from_random",
     "random",
     "seed_words",
-    "shuffle",
     "word",
 ]
 
@@ -184,25 +183,10 @@ def deal_shuffle(seed: npt.NDArray[np.int64], shuffle_no: int, order: npt.NDArra
         order[i], order[j] = order[j], order[i]
 
 
-@native
-def shuffle(order: npt.NDArray[np.int64], n: int, mt: npt.NDArray[np.int64]) -> None:
-    """``rng.shuffled``: ``order[:n]`` becomes a permutation of ``0 .. n-1``, Fisher-Yates from the last position."""
-    for i in range(n):
-        order[i] = i
-    for i in range(n - 1, 0, -1):
-        j = int(random(mt) * (i + 1))
-        order[i], order[j] = order[j], order[i]
-
-
 def from_random(rng: _random.Random) -> npt.NDArray[np.int64]:
     """A native generator in the state of ``rng`` (so both draw the same numbers from here on)."""
     state = rng.getstate()[1]
     return np.array(state, dtype=np.int64)
-
-
-def to_random(mt: npt.NDArray[np.int64], rng: _random.Random) -> None:
-    """Put ``rng`` in the state of the native generator ``mt``."""
-    rng.setstate((3, tuple(int(x) for x in mt), None))
 
 
 def words_of(value: int) -> npt.NDArray[np.int64]:

@@ -25,7 +25,6 @@ __all__ = [
     "low_card",
     "nth_card",
     "play_card",
-    "play_tricks",
     "random_card",
     "winning_index",
 ]
@@ -323,10 +322,3 @@ def random_card(tb: Array, st: Array, mt: Array) -> int:
     st[L.ACTIONS] += 1
     return nth_card(legal, choose(mt, count_cards(legal)))
 
-
-@native
-def play_tricks(tb: Array, st: Array, mt: Array) -> None:
-    """Play the deal's tricks by random choice from the position in ``st`` to the last trick."""
-    while st[L.TRICKS_PLAYED] < st[L.TRICKS]:
-        seat = st[L.TO_MOVE]
-        play_card(tb, st, seat, random_card(tb, st, mt))
