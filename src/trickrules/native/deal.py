@@ -21,7 +21,7 @@ from trickrules.engine.rng import SIZE_SALT
 from trickrules.native import layout as L
 from trickrules.native import tables as T
 from trickrules.native.jit import native
-from trickrules.native.mt import deal_random, deal_shuffle
+from trickrules.native.mt import deal_shuffle, deal_shuffle_and_random
 
 __all__ = ["deal", "export"]
 
@@ -70,12 +70,13 @@ def deal(tb: Array, st: Array) -> None:
     n = tb[T.H_PLAYERS]
     cards = tb[T.H_CARDS]
     count = tb[HD_SIZES_N]
-    if tb[HD_RANDOM_SIZE]:
-        size = tb[tb[O_SIZES] + int(deal_random(st[L.SEED : L.SEED + 4], st[L.SHUFFLE], tb[HD_SIZE_SALT]) * count)]
+    order = np.empty(cards, dtype=np.int64)
+    if tb[HD_RANDOM_SIZE]:  # the size's stream and the shuffle's, seeded side by side
+        drawn = deal_shuffle_and_random(st[L.SEED : L.SEED + 4], st[L.SHUFFLE], tb[HD_SIZE_SALT], order, cards)
+        size = tb[tb[O_SIZES] + int(drawn * count)]
     else:
         size = tb[tb[O_SIZES] + st[L.NUMBER] % count]
-    order = np.empty(cards, dtype=np.int64)
-    deal_shuffle(st[L.SEED : L.SEED + 4], st[L.SHUFFLE], order, cards)
+        deal_shuffle(st[L.SEED : L.SEED + 4], st[L.SHUFFLE], order, cards)
     for s in range(L.MAX_PLAYERS):
         st[L.HANDS + s] = 0
         st[L.WON + s] = 0
