@@ -53,13 +53,31 @@ def test_deal_streams_follow_the_engine(seed: int) -> None:
     """The deal's shuffle and its two chance streams are the engine's (``shuffled``, ``chosen``, ``chosen_size``)."""
     words = mt.words_of(seed)
     order = np.zeros(300, dtype=np.int64)
+    ahead = np.zeros(mt.MT_SIZE, dtype=np.int64)
     for shuffle_no in (0, 1, 17):
         for n in (24, 52, 300):
-            mt.deal_shuffle(words, shuffle_no, order, n)
+            assert mt.deal_shuffle_ahead(words, shuffle_no, order, n, ahead, 0) == shuffle_no + 2
             assert [int(c) for c in order[:n]] == rng.shuffled(seed, shuffle_no, n)
         for salt, chosen in ((rng.CHOICE_SALT, rng.chosen), (rng.SIZE_SALT, rng.chosen_size)):
             draw = mt.deal_random(words, shuffle_no, word(salt))
             assert int(draw * 1000) == chosen(seed, shuffle_no, 1000)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_shuffles_seeded_ahead(seed: int) -> None:
+    """A match's consecutive shuffles are the engine's, every other one drawn from the generator seeded ahead.
+
+    A generator held for another shuffle than the one dealt is not drawn from.
+    """
+    words = mt.words_of(seed)
+    order = np.zeros(52, dtype=np.int64)
+    ahead = np.zeros(mt.MT_SIZE, dtype=np.int64)
+    held = 0
+    for shuffle_no in (0, 1, 2, 3, 4, 9, 10, 12):
+        was = held
+        held = mt.deal_shuffle_ahead(words, shuffle_no, order, 52, ahead, held)
+        assert [int(c) for c in order] == rng.shuffled(seed, shuffle_no, 52), shuffle_no
+        assert held == (0 if was == shuffle_no + 1 else shuffle_no + 2)
 
 
 @pytest.mark.parametrize("seed", SEEDS)

@@ -21,7 +21,7 @@ from trickrules.engine.rng import SIZE_SALT
 from trickrules.native import layout as L
 from trickrules.native import tables as T
 from trickrules.native.jit import native
-from trickrules.native.mt import deal_shuffle, deal_shuffle_and_random
+from trickrules.native.mt import deal_shuffle_ahead, deal_shuffle_and_random
 
 __all__ = ["deal", "export"]
 
@@ -65,8 +65,12 @@ def set_trump(tb: Array, st: Array, key: int) -> None:
 
 
 @native
-def deal(tb: Array, st: Array) -> None:
-    """Deal deal ``st[NUMBER]`` from shuffle ``st[SHUFFLE]`` by ``st[DEALER]``; reset the deal's fields."""
+def deal(tb: Array, st: Array, ahead: Array) -> None:
+    """Deal deal ``st[NUMBER]`` from shuffle ``st[SHUFFLE]`` by ``st[DEALER]``; reset the deal's fields.
+
+    ``ahead`` is a generator's words kept from one deal to the next: the next shuffle's, seeded with this
+    one's (``st[AHEAD]`` says which, :func:`~trickrules.native.mt.deal_shuffle_ahead`).
+    """
     n = tb[T.H_PLAYERS]
     cards = tb[T.H_CARDS]
     count = tb[HD_SIZES_N]
@@ -76,7 +80,7 @@ def deal(tb: Array, st: Array) -> None:
         size = tb[tb[O_SIZES] + int(drawn * count)]
     else:
         size = tb[tb[O_SIZES] + st[L.NUMBER] % count]
-        deal_shuffle(st[L.SEED : L.SEED + 4], st[L.SHUFFLE], order, cards)
+        st[L.AHEAD] = deal_shuffle_ahead(st[L.SEED : L.SEED + 4], st[L.SHUFFLE], order, cards, ahead, st[L.AHEAD])
     for s in range(L.MAX_PLAYERS):
         st[L.HANDS + s] = 0
         st[L.WON + s] = 0

@@ -56,6 +56,9 @@ FIRST_DEALER = 10
 REDEAL = 11
 #: Set by the scoring when the deal was played out without a contract or a score (informational).
 NO_SCORE = 12
+#: Which shuffle's generator the kernel seeded ahead with the one before (its number plus one; 0: none).
+#: The kernel's own: no engine field mirrors it.
+AHEAD = 13
 
 # -- the deal (DealInfo) -----------------------------------------------------------------------------------
 DEALER = 16

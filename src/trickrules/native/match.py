@@ -27,7 +27,7 @@ from trickrules.native.declare import run as run_declare
 from trickrules.native.eligible import HE_COUNT, fill_auction
 from trickrules.native.jit import native
 from trickrules.native.making import run_alone, run_discard, run_making
-from trickrules.native.mt import MT_SIZE, seed_words
+from trickrules.native.mt import MT_SIZE, seed_two, seed_words
 from trickrules.native.passing import run as run_passing
 from trickrules.native.play import first_leader, play_card, random_card
 from trickrules.native.record import A_ACTIONS, A_ERROR, A_FINAL, A_FINISHED, A_WINNERS, count_deal, keep_deal
@@ -142,8 +142,9 @@ def play_match(tb: Array, st: Array, mt: Array, agg: Array, rec: Array, max_deal
     n = tb[T.H_PLAYERS]
     starts = tb[HK_STARTS]
     done = 0
+    ahead = np.empty(MT_SIZE, dtype=np.int64)
     while st[L.OVER] == 0 and done < max_deals:
-        deal(tb, st)
+        deal(tb, st, ahead)
         st[L.MECH_DEAL : L.MECH_SCORING] = 0  # the mechanisms' records start afresh each deal
         if (starts >> CALL) & 1:
             call.start(tb, st)
@@ -178,24 +179,40 @@ def play_match(tb: Array, st: Array, mt: Array, agg: Array, rec: Array, max_deal
 
 
 @native
+def _bots_key(seeds: Array, i: int, key: Array) -> int:
+    """Write match ``i``'s bots' seed words into ``key``; how many count (``seed_words``'s ``count``)."""
+    for w in range(4):
+        key[w] = seeds[i, 4 + w]
+    count = 4
+    while count > 1 and key[count - 1] == 0:
+        count -= 1
+    return count
+
+
+@native
 def play_chunk(tb: Array, seeds: Array, dealers: Array, agg: Array, deals: Array, rec: Array, max_deals: int) -> None:
     """Play one match per row of ``seeds`` (the match seed's four words, then the bots' four, low first).
 
     Match ``i`` is dealt first by ``dealers[i]``; its statistics go to ``agg[i]`` and its number of
     deals to ``deals[i]``; ``rec`` keeps the first match's first deals whole (it may have no rows).
+    The bots' generators of two matches in a row are seeded as a pair (``seed_two``: about the cost of one).
     """
     mt = np.empty(MT_SIZE, dtype=np.int64)
+    spare = np.empty(MT_SIZE, dtype=np.int64)
     st = np.empty(L.ST_SIZE, dtype=np.int64)
     key = np.empty(4, dtype=np.int64)
-    for i in range(seeds.shape[0]):
+    key_next = np.empty(4, dtype=np.int64)
+    rows = seeds.shape[0]
+    for i in range(rows):
         st[:] = 0
         for w in range(4):
             st[L.SEED + w] = seeds[i, w]
-            key[w] = seeds[i, 4 + w]
-        count = 4
-        while count > 1 and key[count - 1] == 0:
-            count -= 1
-        seed_words(key, count, mt)
+        if i % 2 == 1:
+            mt, spare = spare, mt  # seeded with the match before
+        elif i + 1 < rows:
+            seed_two(key, _bots_key(seeds, i, key), mt, key_next, _bots_key(seeds, i + 1, key_next), spare)
+        else:
+            seed_words(key, _bots_key(seeds, i, key), mt)
         st[L.DEALER] = dealers[i]
         st[L.FIRST_DEALER] = dealers[i]
         kept = rec if i == 0 else rec[:0]

@@ -23,7 +23,7 @@ __all__ = [
     "choose",
     "deal_random",
     "deal_seed",
-    "deal_shuffle",
+    "deal_shuffle_ahead",
     "deal_shuffle_and_random",
     "from_random",
     "random",
@@ -245,18 +245,34 @@ def _shuffle_from(mt: npt.NDArray[np.int64], order: npt.NDArray[np.int64], n: in
 
 
 @native
-def deal_shuffle(seed: npt.NDArray[np.int64], shuffle_no: int, order: npt.NDArray[np.int64], n: int) -> None:
-    """``rng.shuffled(seed, shuffle_no, n)`` into ``order[:n]`` (a deck of at most 300 cards)."""
-    mt = np.empty(MT_SIZE, dtype=np.int64)
-    deal_seed(seed, shuffle_no, 0, mt)
-    _shuffle_from(mt, order, n)
+def deal_shuffle_ahead(
+    seed: npt.NDArray[np.int64], shuffle_no: int, order: npt.NDArray[np.int64], n: int, ahead: npt.NDArray[np.int64],
+    held: int,
+) -> int:
+    """``rng.shuffled(seed, shuffle_no, n)`` into ``order[:n]``, the next shuffle's generator seeded beside it.
+
+    ``held`` says which shuffle ``ahead`` holds, seeded and not drawn from (its number plus one; 0: none).
+    If it is this one, it is drawn from; otherwise this shuffle and the next are seeded as a pair
+    (:func:`seed_two`), since a match's deals take consecutive shuffles. Returns what ``ahead`` holds now.
+    """
+    if held == shuffle_no + 1:
+        _shuffle_from(ahead, order, n)
+        return 0
+    key_a = np.empty(4, dtype=np.int64)
+    key_b = np.empty(4, dtype=np.int64)
+    count_a = _deal_key(seed, shuffle_no, 0, key_a)
+    count_b = _deal_key(seed, shuffle_no + 1, 0, key_b)
+    a = np.empty(MT_SIZE, dtype=np.int64)
+    seed_two(key_a, count_a, a, key_b, count_b, ahead)
+    _shuffle_from(a, order, n)
+    return shuffle_no + 2
 
 
 @native
 def deal_shuffle_and_random(
     seed: npt.NDArray[np.int64], shuffle_no: int, salt: int, order: npt.NDArray[np.int64], n: int
 ) -> float:
-    """:func:`deal_shuffle` and :func:`deal_random` of stream ``salt`` together, their generators seeded as a pair."""
+    """The deal's shuffle and :func:`deal_random` of stream ``salt``, their generators seeded as a pair."""
     key_a = np.empty(4, dtype=np.int64)
     key_b = np.empty(4, dtype=np.int64)
     count_a = _deal_key(seed, shuffle_no, 0, key_a)
