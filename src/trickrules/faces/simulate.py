@@ -248,7 +248,7 @@ def _native_chunk(chunk: Chunk, kernel: Any) -> ChunkResult:
 
     game = chunk.game
     indices = range(chunk.first, chunk.first + chunk.count)
-    seeds = [(_derived(chunk.seed, i, "match"), _derived(chunk.seed, i, "bots")) for i in indices]
+    seeds = list(zip(_derived(chunk.seed, indices, "match"), _derived(chunk.seed, indices, "bots"), strict=True))
     played = play_matches(kernel, seeds, [i % game.players for i in indices], MAX_DEALS_PER_MATCH)
     deals = [int(d) for d in played.deals]
     failed = [k for k in range(chunk.count) if played.rows[k, A_ERROR]]
@@ -262,9 +262,15 @@ def _native_chunk(chunk: Chunk, kernel: Any) -> ChunkResult:
     return ChunkResult(merge_all(parts, game.players), tuple(deals))
 
 
-def _derived(seed: int, index: int, purpose: str) -> bytes:
-    """:func:`derive`'s seed as 16 bytes, low byte first (as the kernel takes it)."""
-    return hashlib.blake2b(f"{seed}:{index}:{purpose}".encode(), digest_size=16).digest()[::-1]
+def _derived(seed: int, indices: range, purpose: str) -> list[bytes]:
+    """:func:`derive`'s seeds of these matches as 16 bytes each, low byte first (as the kernel takes them).
+
+    The text hashed is ``derive``'s, formatted as bytes directly (0.6 us a seed against 0.9 us, measured
+    in a loop; a one-deal match derives two).
+    """
+    head, tail = f"{seed}:".encode(), f":{purpose}".encode()
+    blake2b = hashlib.blake2b
+    return [blake2b(b"%b%d%b" % (head, i, tail), digest_size=16).digest()[::-1] for i in indices]
 
 
 def play_chunk(chunk: Chunk) -> ChunkResult:
