@@ -48,19 +48,19 @@ def statistics_of(kernel: Kernel, rows: npt.NDArray[np.int64]) -> Statistics:
         )
     contracts.sort(key=lambda s: s.name)
     outcomes = sorted((name, total[R.A_NAMES + i]) for i, name in enumerate(kernel.names) if total[R.A_NAMES + i])
-    finals = rows[:, R.A_FINAL : R.A_FINAL + n].tolist()
-    winners = rows[:, R.A_WINNERS].tolist()
+    finals = rows[:, R.A_FINAL : R.A_FINAL + n]
+    won = ((rows[:, R.A_WINNERS, None] >> np.arange(n)) & 1).sum(axis=0).tolist()
+    seat_sums, seat_squares, spread = _final_sums(finals)
     seats = tuple(
         SeatStats(
             seat,
             Sum(deals, total[R.A_SEAT_SUM + seat], total[R.A_SEAT_SQUARES + seat]),
-            Sum(matches, sum(f[seat] for f in finals), sum(f[seat] * f[seat] for f in finals)),
+            Sum(matches, seat_sums[seat], seat_squares[seat]),
             total[R.A_SEAT_TRICKS + seat],
-            sum((w >> seat) & 1 for w in winners),
+            won[seat],
         )
         for seat in range(n)
     )
-    spreads = [max(f) - min(f) if f else 0 for f in finals]
     return Statistics(
         n,
         matches,
@@ -70,5 +70,29 @@ def statistics_of(kernel: Kernel, rows: npt.NDArray[np.int64]) -> Statistics:
         tuple(contracts),
         tuple(outcomes),
         seats,
-        Sum(matches, sum(spreads), sum(s * s for s in spreads)),
+        Sum(matches, *spread),
+    )
+
+
+def _final_sums(finals: npt.NDArray[np.int64]) -> tuple[list[int], list[int], tuple[int, int]]:
+    """Per seat the sum of the final totals and of their squares; the sum of the spreads and of their squares.
+
+    Taken in int64 where no sum can pass 2**62 (a spread is at most twice the largest total), which is
+    every ordinary simulation and 5x faster than Python integers in the profile of a one-deal game;
+    otherwise on Python integers, exactly.
+    """
+    largest = int(np.abs(finals).max()) if finals.size else 0
+    if 4 * largest * largest * max(1, len(finals)) < 2**62:
+        spreads = finals.max(axis=1) - finals.min(axis=1) if finals.shape[1] else np.zeros(len(finals), np.int64)
+        return (
+            finals.sum(axis=0).tolist(),
+            (finals * finals).sum(axis=0).tolist(),
+            (int(spreads.sum()), int((spreads * spreads).sum())),
+        )
+    rows = finals.tolist()
+    spread = [max(f) - min(f) if f else 0 for f in rows]
+    return (
+        [sum(f[seat] for f in rows) for seat in range(finals.shape[1])],
+        [sum(f[seat] * f[seat] for f in rows) for seat in range(finals.shape[1])],
+        (sum(spread), sum(d * d for d in spread)),
     )

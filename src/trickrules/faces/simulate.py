@@ -243,13 +243,13 @@ def _native_chunk(chunk: Chunk, kernel: Any) -> ChunkResult:
     import numpy as np  # with the kernel's extra
 
     from trickrules.faces.kernel_stats import statistics_of
-    from trickrules.native.kernel import play_matches
+    from trickrules.native.kernel import play_words
     from trickrules.native.record import A_ERROR
 
     game = chunk.game
     indices = range(chunk.first, chunk.first + chunk.count)
-    seeds = list(zip(_derived(chunk.seed, indices, "match"), _derived(chunk.seed, indices, "bots"), strict=True))
-    played = play_matches(kernel, seeds, [i % game.players for i in indices], MAX_DEALS_PER_MATCH)
+    words = np.concatenate([_derived(chunk.seed, indices, "match"), _derived(chunk.seed, indices, "bots")], axis=1)
+    played = play_words(kernel, words, [i % game.players for i in indices], MAX_DEALS_PER_MATCH)
     deals = [int(d) for d in played.deals]
     failed = [k for k in range(chunk.count) if played.rows[k, A_ERROR]]
     if not failed:
@@ -262,15 +262,19 @@ def _native_chunk(chunk: Chunk, kernel: Any) -> ChunkResult:
     return ChunkResult(merge_all(parts, game.players), tuple(deals))
 
 
-def _derived(seed: int, indices: range, purpose: str) -> list[bytes]:
-    """:func:`derive`'s seeds of these matches as 16 bytes each, low byte first (as the kernel takes them).
+def _derived(seed: int, indices: range, purpose: str) -> Any:
+    """:func:`derive`'s seeds of these matches as rows of four 32-bit words, low first (as the kernel takes them).
 
-    The text hashed is ``derive``'s, formatted as bytes directly (0.6 us a seed against 0.9 us, measured
-    in a loop; a one-deal match derives two).
+    The text hashed is ``derive``'s, formatted as bytes directly, and the digests are read as words in
+    one piece (a seed in 0.6 us against 0.9 us, measured in a loop; a one-deal match derives two).
     """
+    import numpy as np  # with the kernel's extra
+
     head, tail = f"{seed}:".encode(), f":{purpose}".encode()
     blake2b = hashlib.blake2b
-    return [blake2b(b"%b%d%b" % (head, i, tail), digest_size=16).digest()[::-1] for i in indices]
+    digests = b"".join(blake2b(b"%b%d%b" % (head, i, tail), digest_size=16).digest() for i in indices)
+    # derive() reads a digest big-endian: its last four bytes are the low word.
+    return np.frombuffer(digests, dtype=">u4").reshape(len(indices), 4)[:, ::-1].astype(np.int64)
 
 
 def play_chunk(chunk: Chunk) -> ChunkResult:

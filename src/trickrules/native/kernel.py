@@ -38,7 +38,7 @@ from trickrules.native import tables as T
 from trickrules.native.mt import words_of
 from trickrules.native.tables import Unsupported
 
-__all__ = ["Kernel", "Played", "Unsupported", "kernel_for", "play_matches"]
+__all__ = ["Kernel", "Played", "Unsupported", "kernel_for", "play_matches", "play_words"]
 
 Array = npt.NDArray[np.int64]
 
@@ -172,14 +172,21 @@ def play_matches(
     match's deals to keep whole.
     """
     count = len(seeds)
-    raw = b"".join(a + b for a, b in seeds if isinstance(a, bytes) and isinstance(b, bytes))
-    if len(raw) == 32 * count:
-        words = np.frombuffer(raw, dtype="<u4").reshape(count, 8).astype(np.int64)
-    else:
-        words = np.zeros((count, 8), dtype=np.int64)
-        for i, (seed, bots) in enumerate(seeds):
-            words[i, :4] = words_of(seed if isinstance(seed, int) else int.from_bytes(seed, "little"))
-            words[i, 4:] = words_of(bots if isinstance(bots, int) else int.from_bytes(bots, "little"))
+    words = np.zeros((count, 8), dtype=np.int64)
+    for i, (seed, bots) in enumerate(seeds):
+        words[i, :4] = words_of(seed if isinstance(seed, int) else int.from_bytes(seed, "little"))
+        words[i, 4:] = words_of(bots if isinstance(bots, int) else int.from_bytes(bots, "little"))
+    return play_words(kernel, words, dealers, max_deals, keep)
+
+
+def play_words(
+    kernel: Kernel, words: Array, dealers: Sequence[int], max_deals: int, keep: int = 0
+) -> Played:
+    """:func:`play_matches` with the seeds given as 32-bit words, a simulation's chunk built in one piece.
+
+    Row ``i`` of ``words`` holds match ``i``'s seed's four words, then its bots' seed's four, each low first.
+    """
+    count = len(words)
     rows = np.zeros((count, kernel.row_size), dtype=np.int64)
     deals = np.zeros(count, dtype=np.int64)
     kept = np.zeros((keep, record.R_SIZE), dtype=np.int64)
