@@ -250,8 +250,8 @@ def _native_chunk(chunk: Chunk, kernel: Any) -> ChunkResult:
     indices = range(chunk.first, chunk.first + chunk.count)
     words = np.concatenate([_derived(chunk.seed, indices, "match"), _derived(chunk.seed, indices, "bots")], axis=1)
     played = play_words(kernel, words, [i % game.players for i in indices], MAX_DEALS_PER_MATCH)
-    deals = [int(d) for d in played.deals]
-    failed = [k for k in range(chunk.count) if played.rows[k, A_ERROR]]
+    deals = played.deals.tolist()
+    failed = np.flatnonzero(played.rows[:, A_ERROR]).tolist()
     if not failed:
         return ChunkResult(statistics_of(kernel, played.rows), tuple(deals))
     parts = [statistics_of(kernel, np.delete(played.rows, failed, axis=0))]
