@@ -39,6 +39,12 @@ from trickrules.records.view import make_view
 from trickrules.spec.loader import bundled_names
 
 SEED = 20240518
+SPECS = Path(__file__).resolve().parents[1] / "specs"
+# Markup in a spec's title, an outcome's name and a suit's symbol: shown as text, never run.
+HOSTILE = '</script><img src=x onerror="window.pwned=1">&amp;\'<!--'
+SYMBOL = '<svg onload="window.pwned=2">'
+# Any element that markup in a string would make: none may be in the page.
+MARKUP = "img, #table svg svg, #panel :not(h2, ol, ul, li, table, tbody, tr, th, td, p)"
 TIMEOUT = 30.0  # seconds for any one answer from the browser
 
 
@@ -242,6 +248,41 @@ def test_replay_seat_needs_html_and_a_seat_of_the_game(
     assert captured.err == "error: --seat must be a seat from 0 to 3, found 4.\n"
     assert "ok" not in captured.out.split()
     assert not out.exists()
+
+
+@pytest.fixture(scope="module")
+def hostile(tmp_path_factory: pytest.TempPathFactory) -> tuple[State, Path, Path]:
+    """Two deals of Manille whose title, outcome and spades' symbol are markup; its pages from above and seat 2."""
+    text = (SPECS / "manille.toml").read_text(encoding="utf-8")
+    text = re.sub(r"^title = .*$", lambda _: f"title = {json.dumps(HOSTILE)}", text, count=1, flags=re.MULTILINE)
+    text = text.replace('name = "manille"', 'name = "hostile"', 1)
+    text = text.replace('"deal won"', json.dumps(f"deal won {HOSTILE}"))
+    text = text.replace('symbol = "\u2660"', f"symbol = {json.dumps(SYMBOL)}")
+    folder = tmp_path_factory.mktemp("hostile")
+    spec = folder / "hostile.toml"
+    spec.write_text(text, encoding="utf-8")
+    state = trickrules.load(str(spec)).new_match(seed=SEED)
+    rng = random.Random(SEED)
+    while sum(isinstance(e, DealScored) for e in EventLog.from_state(state).events) < 2:
+        state = state.apply(rng.choice(state.legal_actions()))
+    above, seat = folder / "above.html", folder / "seat.html"
+    write_page(state, above)
+    write_page(state, seat, seat=2)
+    return state, above, seat
+
+
+def test_markup_from_the_spec_is_escaped_in_the_page(hostile: tuple[State, Path, Path]) -> None:
+    state, *pages = hostile
+    assert state.game.title == HOSTILE
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        assert text.count("<script") == text.count("</script") == 2
+        assert "<img" not in text
+        assert "<svg" not in text  # every picture is in the data, its "<" written \u003c
+        assert "<!--" not in text
+        readable = _readable(text)
+        assert "&lt;/script&gt;&lt;img src=x onerror=&quot;window.pwned=1&quot;&gt;&amp;amp;" in readable
+        assert "&lt;svg onload=" in readable
 
 
 # -- the page in a browser ------------------------------------------------------------------------
@@ -544,3 +585,22 @@ def test_a_seat_page_steps_through_the_match_as_the_seat_saw_it(
     assert _caption(browser)["frame"] == frames - 2
     _key(browser, "Home")
     assert _caption(browser) == {"frame": 0, "deal": 0, "trick": 0}
+
+
+def test_markup_from_the_spec_shows_as_text_in_the_browser(hostile: tuple[State, Path, Path], browser: Browser) -> None:
+    _, above, seat = hostile
+    for page in (above, seat):
+        browser.open(page.as_uri())
+        frames = browser.js("JSON.parse(document.getElementById('frames').textContent).frames.length")
+        assert browser.js("document.querySelector('h1').textContent").startswith(f"{HOSTILE}: replay")
+        shown = set()
+        for n in range(frames):
+            if n:
+                _click(browser, "next")
+            shown |= set(browser.js("[...document.querySelectorAll('#table text, #panel li')].map(t => t.textContent)"))
+            assert browser.js(f"document.querySelectorAll('{MARKUP}').length") == 0
+            assert browser.js("document.scripts.length") == 2
+        assert browser.js("typeof window.pwned") == "undefined"
+        assert (HOSTILE in shown) is (page == above)  # the title in the notes (a view names the game)
+        assert SYMBOL in shown  # a spade's symbol
+        assert any(HOSTILE in line for line in shown)  # the outcome in the payments
