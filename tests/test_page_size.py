@@ -28,13 +28,10 @@ def _made(tmp_path: Path, game: str, *, seat: int | None = None) -> tuple[Path, 
     return log, page
 
 
-def test_the_page_of_a_twelve_deal_quadrille_match_is_under_2_mb(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_the_page_of_a_twelve_deal_quadrille_match_is_under_2_mb(tmp_path: Path) -> None:
     log, page = _made(tmp_path, "quadrille")
     assert sum(isinstance(e, DealScored) for e in EventLog.load(log).events) == 12
     assert page.stat().st_size < 2_000_000
-    assert "(144 frames)" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("game", ["quadrille", "manille", "cuatrola", str(SPECS / "quadrille-fi.toml")])

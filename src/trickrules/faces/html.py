@@ -363,7 +363,8 @@ def replay_page(final: State, title: str | None = None, *, seat: int | None = No
 
 
 def _title(final: State, title: str | None, seat: int | None) -> str:
-    if title is not None:
+    """The page's heading: ``title``, or the game's title and whose replay it is."""
+    if title:
         return title
     return f"{final.game.title}: replay" + ("" if seat is None else f" as seat {seat} saw it")
 
