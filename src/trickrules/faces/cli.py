@@ -176,6 +176,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
 def _cmd_replay(args: argparse.Namespace) -> int:
     _readable(args.file)
     _writable(args.html, "--html")
+    if args.seat is not None and not args.html:
+        raise ArgumentError("--seat says whose view the page shows: give --html OUT too")
     if args.spec is not None:
         _readable(args.spec)
     key = _key_of(args.key_file)
@@ -184,6 +186,8 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     except (LogFormatError, LogIntegrityError) as exc:  # a log that fails verification: exit 1
         print(f"error: {args.file}: {exc}", file=sys.stderr)
         return 1
+    if args.seat is not None:
+        state.game.seat(args.seat, "--seat")
     signed = ", signature checked" if key is not None else ""
     print(
         f"{args.file}: ok, {len(state.entries())} events replayed{signed}; {state.game.name}, "
@@ -196,7 +200,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     if args.html:
         from trickrules.faces.html import write_page
 
-        print(f"Page written to {args.html} ({write_page(state, args.html)} frames).")
+        print(f"Page written to {args.html} ({write_page(state, args.html, seat=args.seat)} frames).")
     return 0
 
 
@@ -253,6 +257,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--partial", action="store_true", help="accept a log of a match still in progress")
     p.add_argument("--key-file", help="refuse the log unless it is signed with the key in this file")
     p.add_argument("--html", metavar="OUT", help="write a self-contained page stepping through the match to OUT")
+    p.add_argument("--seat", type=int, default=None, help="the page shows only what this seat saw (with --html)")
     p.set_defaults(func=_cmd_replay)
 
     from trickrules.faces.conformance.cli import add_commands

@@ -7,7 +7,17 @@ from above and from each seat (:mod:`trickrules.svg`) and writes them, with
 the bidding, payments and scores of each, into one page: no server, no
 network, no file beside it; the page's own buttons (first, previous, next,
 last) and a seat selector step through it. ``trickrules replay LOG --html
-OUT.html`` writes one (:func:`write_page`).
+OUT.html`` writes one (:func:`write_page`); with ``--seat N`` the page holds
+only what seat N saw (``seat=N``): no other seat's hidden card is anywhere in
+its text.
+
+The page grows with the log, not with frames times the table: each distinct
+piece of a picture (a card, a card back, a label, a line of the panel) is
+stored once, as text split where its position goes, and each frame is a list
+of numbers, a piece and its position, that a few lines of JavaScript join into
+the frame's SVG. What the page shows is the SVG :func:`trickrules.svg.table`
+draws, byte for byte, and the panel's HTML; every string in it was escaped
+in Python, and the script adds nothing but the positions (integers).
 
 The data attributes are for programs that read the page: ``#caption`` has
 ``data-frame``, ``data-deal`` (from 0) and ``data-trick`` (the tricks
@@ -20,6 +30,7 @@ from __future__ import annotations
 import html
 import json
 import os
+import re
 from collections.abc import Iterable, Sequence
 
 from attrs import evolve, field, frozen
@@ -194,22 +205,90 @@ def replay_frames(final: State) -> tuple[Frame, ...]:
     return tuple(walk.frames)
 
 
-def _panel_html(panel: Panel, players: int) -> str:
-    """The panel beside the table, as HTML."""
+def _panel_pieces(panel: Panel, players: int) -> list[str]:
+    """The panel beside the table, as pieces of HTML that make it when joined (each line and row its own)."""
     out = ["<h2>Bidding</h2><ol id='bidding'>"]
     out += [f"<li>{html.escape(line)}</li>" for line in panel.bidding] or ["<li>(none)</li>"]
     out.append("</ol><h2>Payments</h2><ul id='payments'>")
     out += [f"<li>{html.escape(line)}</li>" for line in panel.payments] or ["<li>(none yet)</li>"]
-    out.append("</ul><h2>Scores</h2><table id='scores'><tr><th></th>")
-    out += [f"<th>Seat {s}</th>" for s in range(players)]
-    out.append("</tr>")
+    head = "".join(f"<th>Seat {s}</th>" for s in range(players))
+    out.append(f"</ul><h2>Scores</h2><table id='scores'><tr><th></th>{head}</tr>")
     for n, (label, scores) in enumerate(panel.scores):
-        out.append(f"<tr data-row='{n}'><th>{html.escape(label)}</th>")
-        out += [f"<td data-seat='{s}'>{x}</td>" for s, x in enumerate(scores)]
-        out.append("</tr>")
+        cells = "".join(f"<td data-seat='{s}'>{x}</td>" for s, x in enumerate(scores))
+        out.append(f"<tr data-row='{n}'><th>{html.escape(label)}</th>{cells}</tr>")
     out.append("</table>")
     if panel.winners:
         out.append(f"<p id='winners'>Match over. Winners: {html.escape(seat_list(panel.winners))}.</p>")
+    return out
+
+
+# The elements of a picture of the table that are stored once each: a card (its whole group), a
+# text with its content, any other tag. Only the position in a piece's first tag is taken out of it.
+_PIECE = re.compile(r'<g class="c[^>]*>.*?</g>|<text[^>]*>[^<]*</text>|<[^>]*>', re.DOTALL)
+_POSITION = re.compile(r'translate\((-?\d+),(-?\d+)\)| x="(-?\d+)" y="(-?\d+)"')
+
+
+class _Pieces:
+    """The distinct pieces of a page's pictures and panels, each stored once, and the frames as numbers.
+
+    A piece is a tuple of texts; between two of them goes one integer of
+    the frame's list (a position). A picture or panel is a flat list: a
+    piece's number, then as many integers as the piece has gaps.
+    """
+
+    def __init__(self) -> None:
+        self.numbers: dict[tuple[str, ...], int] = {}
+
+    def _piece(self, parts: tuple[str, ...]) -> int:
+        return self.numbers.setdefault(parts, len(self.numbers))
+
+    def picture(self, text: str) -> list[int]:
+        """``text`` (an SVG picture) as a flat list of numbers."""
+        out: list[int] = []
+        at = 0
+        for match in _PIECE.finditer(text):
+            if match.start() > at:  # nothing the pattern does not know is lost: it is a piece as it is
+                out.append(self._piece((text[at : match.start()],)))
+            parts, values = _split(match.group())
+            out.append(self._piece(parts))
+            out += values
+            at = match.end()
+        if at < len(text):
+            out.append(self._piece((text[at:],)))
+        return out
+
+    def panel(self, pieces: Iterable[str]) -> list[int]:
+        """The pieces of a panel as a list of numbers."""
+        return [self._piece((p,)) for p in pieces]
+
+    def table(self) -> list[list[str]]:
+        """Every piece, by number."""
+        return [list(parts) for parts in self.numbers]
+
+
+def _split(piece: str) -> tuple[tuple[str, ...], list[int]]:
+    """``piece`` with the position in its first tag taken out: the texts round it, and its two integers."""
+    match = _POSITION.search(piece, 0, piece.find(">"))
+    if match is None:
+        return (piece,), []
+    first = 1 if match.group(1) is not None else 3
+    numbers = [match.group(first), match.group(first + 1)]
+    if any(str(int(n)) != n for n in numbers):  # "-0" or "007" would not come back the same: kept as it is
+        return (piece,), []
+    (a, b), (c, d) = match.span(first), match.span(first + 1)
+    return (piece[:a], piece[b:c], piece[d:]), [int(n) for n in numbers]
+
+
+def _draw(pieces: Sequence[Sequence[str]], numbers: Sequence[int]) -> str:
+    """The text a flat list of numbers stands for: what the page's script does, in Python (for tests)."""
+    out: list[str] = []
+    at = 0
+    while at < len(numbers):
+        parts = pieces[numbers[at]]
+        out.append(parts[0])
+        for n, part in enumerate(parts[1:]):
+            out += [str(numbers[at + 1 + n]), part]
+        at += len(parts)
     return "".join(out)
 
 
@@ -227,13 +306,22 @@ _JS = """
 (function(){
   var data = JSON.parse(document.getElementById('frames').textContent);
   var at = 0;
+  function draw(numbers){  // a piece, then an integer for each gap in it (see _Pieces in faces/html.py)
+    var out = '';
+    for (var i = 0; i < numbers.length;) {
+      var parts = data.pieces[numbers[i++]];
+      out += parts[0];
+      for (var j = 1; j < parts.length; j++) out += String(numbers[i++]) + parts[j];
+    }
+    return out;
+  }
   var table = document.getElementById('table'), panel = document.getElementById('panel');
   var caption = document.getElementById('caption'), seat = document.getElementById('seat');
   function show(i){
     at = Math.max(0, Math.min(data.frames.length - 1, i));
-    var f = data.frames[at], v = seat.value === 'above' ? 0 : 1 + Number(seat.value);
-    table.innerHTML = data.svgs[f.svg[v]];
-    panel.innerHTML = data.panels[f.panel];
+    var f = data.frames[at];
+    table.innerHTML = draw(f.views[seat.selectedIndex]);
+    panel.innerHTML = draw(data.panels[f.panel]);
     caption.textContent = f.caption + ' (' + (at + 1) + ' of ' + data.frames.length + ')';
     caption.dataset.frame = at; caption.dataset.deal = f.deal; caption.dataset.trick = f.trick;
     document.getElementById('first').disabled = document.getElementById('prev').disabled = at === 0;
@@ -261,26 +349,42 @@ def _script_json(value: object) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def replay_page(final: State, title: str | None = None) -> str:
+def replay_page(final: State, title: str | None = None, *, seat: int | None = None) -> str:
     """The page stepping through the match that led to ``final``, as HTML text (deterministic).
 
     ``title`` is the page's heading (default: the game's title and "replay").
+    ``seat``: the page shows the match only as that seat saw it, and holds
+    nothing of what it did not see (by default: from above and from each seat).
+    :class:`~trickrules.errors.ArgumentError` if ``seat`` is not a seat of the game.
     """
-    return _page(replay_frames(final), final.game.players, title or f"{final.game.title}: replay")
+    if seat is not None:
+        final.game.seat(seat, "seat")
+    return _page(replay_frames(final), final.game.players, _title(final, title, seat), seat)
 
 
-def _page(frames: Sequence[Frame], players: int, title: str) -> str:
-    """The page of ``frames``."""
-    svgs: dict[str, int] = {}
-    panels: dict[str, int] = {}
+def _title(final: State, title: str | None, seat: int | None) -> str:
+    """The page's heading: ``title``, or the game's title and whose replay it is."""
+    if title:
+        return title
+    return f"{final.game.title}: replay" + ("" if seat is None else f" as seat {seat} saw it")
+
+
+def _page(frames: Sequence[Frame], players: int, title: str, seat: int | None = None) -> str:
+    """The page of ``frames``: from above and every seat, or from ``seat`` only (its pictures alone are in it)."""
+    shown = range(players + 1) if seat is None else [seat + 1]  # which of each frame's pictures go in
+    pieces = _Pieces()
+    panels: dict[tuple[int, ...], int] = {}
     rows = []
     for f in frames:
-        drawn = [svgs.setdefault(svg.table(t, styled=False), len(svgs)) for t in f.pictures]
-        panel = panels.setdefault(_panel_html(f.panel, players), len(panels))
-        rows.append({"deal": f.deal, "trick": f.trick, "caption": f.caption, "svg": drawn, "panel": panel})
-    data = {"frames": rows, "svgs": list(svgs), "panels": list(panels)}
+        views = [pieces.picture(svg.table(f.pictures[v], styled=False)) for v in shown]
+        panel = panels.setdefault(tuple(pieces.panel(_panel_pieces(f.panel, players))), len(panels))
+        rows.append({"deal": f.deal, "trick": f.trick, "caption": f.caption, "views": views, "panel": panel})
+    data = {"frames": rows, "pieces": pieces.table(), "panels": [list(p) for p in panels]}
     heading = html.escape(title)
-    options = "".join(f"<option value='{s}'>Seat {s}'s view</option>" for s in range(players))
+    seats = range(players) if seat is None else [seat]
+    options = "".join(f"<option value='{s}'>Seat {s}'s view</option>" for s in seats)
+    if seat is None:
+        options = "<option value='above'>from above</option>" + options
     return (
         "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
         f"<title>{heading}</title><style>{_CSS}{svg.CSS}</style></head><body>"
@@ -289,7 +393,7 @@ def _page(frames: Sequence[Frame], players: int, title: str) -> str:
         "<button id='prev' type='button' title='previous'>&#x2039; Previous</button>"
         "<button id='next' type='button' title='next'>Next &#x203A;</button>"
         "<button id='last' type='button' title='last'>Last &#x00BB;</button>"
-        f"<label>Seen <select id='seat'><option value='above'>from above</option>{options}</select></label>"
+        f"<label>Seen <select id='seat'>{options}</select></label>"
         "</div><p id='caption'></p><div id='main'><div id='table'></div><div id='panel'></div></div>"
         "<noscript><p>This page needs JavaScript to step through the match.</p></noscript>"
         f"<script type='application/json' id='frames'>{_script_json(data)}</script>"
@@ -297,13 +401,16 @@ def _page(frames: Sequence[Frame], players: int, title: str) -> str:
     )
 
 
-def write_page(final: State, path: str | os.PathLike[str], title: str | None = None) -> int:
+def write_page(final: State, path: str | os.PathLike[str], title: str | None = None, *, seat: int | None = None) -> int:
     """Write :func:`replay_page` to ``path`` (UTF-8); return the number of frames.
 
-    :class:`~trickrules.errors.ArgumentError` if the file cannot be written.
+    :class:`~trickrules.errors.ArgumentError` if ``seat`` is not a seat of the game or the file cannot be
+    written.
     """
+    if seat is not None:
+        final.game.seat(seat, "seat")
     frames = replay_frames(final)
-    page = _page(frames, final.game.players, title or f"{final.game.title}: replay")
+    page = _page(frames, final.game.players, _title(final, title, seat), seat)
     try:
         with open(path, "w", encoding="utf-8", newline="\n") as fh:
             fh.write(page)
