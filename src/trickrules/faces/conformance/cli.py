@@ -10,12 +10,15 @@ from pathlib import Path
 from trickrules.errors import ArgumentError
 from trickrules.faces.conformance.model import Manifest
 from trickrules.faces.conformance.runner import (
+    COUNTS,
     SEEDS,
     DocumentReport,
     Suite,
     VariantReport,
     describe_failure,
+    json_report,
     load_suite,
+    problem_lines,
     run_suite,
     verify_option,
     verify_variant,
@@ -25,7 +28,7 @@ from trickrules.spec.loader import bundled_names
 
 __all__ = ["add_commands", "coverage_markdown"]
 
-KEYS = ("lines", "normative", "informative", "clauses", "cases", "passed", "failed", "unaccounted")
+KEYS = COUNTS
 
 
 def _totals(reports: list[DocumentReport]) -> dict[str, int]:
@@ -71,7 +74,9 @@ def _cmd_conformance(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     if args.json:
-        print(json.dumps({"documents": [r.counts() for r in reports], "total": _totals(reports)}, indent=2))
+        print(json.dumps(json_report(reports), indent=2))
+        for line in problem_lines(reports):  # stdout is the JSON: each reason for exit 1 is said here
+            print(line, file=sys.stderr)
     else:
         header = f"{'source':<28}" + "".join(f"{k:>12}" for k in KEYS)
         print(header)
@@ -84,8 +89,7 @@ def _cmd_conformance(args: argparse.Namespace) -> int:
                 print(f"{r.document}: {problem}")
             for failure in r.failures:
                 print(describe_failure(failure, suite))
-    bad = any(r.failed or r.unaccounted or r.problems for r in reports)
-    return 1 if bad else 0
+    return 0 if all(r.ok for r in reports) else 1
 
 
 def _seeds(given: str | None, suite: Suite, required: bool) -> Path:
@@ -173,7 +177,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
     p.add_argument("--spec", help="run the cases against this spec or overlay file")
     p.add_argument("--cases", help="a folder of extra case files")
     p.add_argument("--select", help="only cases whose id or clause matches this glob")
-    p.add_argument("--json", action="store_true", help="print the counts as JSON")
+    p.add_argument("--json", action="store_true", help="print the report as JSON (counts, changed lines, problems)")
     p.add_argument("--root", help="the conformance folder (default: the bundled one)")
     p.add_argument("--seeds", help=f"the folder of the source documents (default: {SEEDS})")
     p.add_argument(
