@@ -184,3 +184,25 @@ def test_json_names_a_failing_case_and_stderr_gives_it_one_line(
     (line,) = captured.err.strip().splitlines()
     assert "FAIL manille:L40/deliberately-wrong" in line
     assert "legal actions" in line
+
+
+def test_a_line_without_a_digest_is_named_with_no_expected_digest(tmp_path: Path) -> None:
+    from trickrules.faces.conformance.sources import account
+
+    (tmp_path / "009_x.txt").write_text("first line\n\nsecond line\n", encoding="utf-8")
+    (tmp_path / "m.toml").write_text(
+        '[document]\nid = "doc"\nsource = "009_x.txt"\ngame = "manille"\n\n'
+        f'[[line]]\nn = 1\ndigest = "{line_digest("first line")}"\nkind = "informative"\nwhy = "a heading"\n\n'
+        '[[line]]\nn = 3\nkind = "informative"\nwhy = "a heading"\n',
+        encoding="utf-8",
+    )
+    accounting = account(load_manifest(tmp_path / "m.toml"), tmp_path, set())
+    (changed,) = accounting.changed
+    assert changed.to_json() == {
+        "document": "doc",
+        "source": "009_x.txt",
+        "line": 3,
+        "expected": None,
+        "found": line_digest("second line"),
+    }
+    assert accounting.problems == ("009:3 has no digest of its text in the manifest: record it once the line is read",)
