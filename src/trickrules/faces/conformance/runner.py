@@ -33,9 +33,7 @@ __all__ = [
     "base_of",
     "check_case",
     "default_root",
-    "json_report",
     "load_suite",
-    "problem_lines",
     "run_suite",
     "verify_option",
     "verify_variant",
@@ -356,38 +354,6 @@ class DocumentReport:
             for f in self.failures
         ]
         return out
-
-
-def json_report(reports: Iterable[DocumentReport]) -> dict[str, Any]:
-    """What ``trickrules conformance --json`` prints: each document, the totals, and whether all is well.
-
-    The totals add up :data:`COUNTS`, ``changed`` (the lines changed since
-    the manifests were written) and ``problems`` (every problem, changed
-    lines included); ``ok`` is false exactly when the command exits 1.
-    """
-    docs = list(reports)
-    total: dict[str, int] = {k: sum(getattr(r, k) for r in docs) for k in COUNTS}
-    total["changed"] = sum(len(r.changed) for r in docs)
-    total["problems"] = sum(len(r.problems) for r in docs)
-    return {"documents": [r.counts() for r in docs], "total": total, "ok": all(r.ok for r in docs)}
-
-
-def problem_lines(reports: Iterable[DocumentReport]) -> list[str]:
-    """One line per problem and per failed case, for stderr: ``conformance: DOCUMENT: what is wrong``.
-
-    Control characters (a line break in a case's detail, an escape sequence
-    from a case file) are shown escaped, so that each stays one line of text.
-    """
-    out = []
-    for r in reports:
-        out += [f"conformance: {r.document}: {_one_line(problem)}" for problem in r.problems]
-        out += [f"conformance: {r.document}: FAIL {_one_line(f.case.id)}: {_one_line(f.detail)}" for f in r.failures]
-    return out
-
-
-def _one_line(text: str) -> str:
-    """``text`` with every character that is not printable escaped as ``repr`` shows it."""
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def run_suite(
