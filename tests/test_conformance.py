@@ -85,10 +85,13 @@ def test_docs_conformance_md_is_current() -> None:
 def test_runner_json_output_has_the_documented_keys(capsys: pytest.CaptureFixture[str]) -> None:
     main(["conformance", "manille", "--json"])
     data = json.loads(capsys.readouterr().out)
-    keys = {"source", "lines", "normative", "informative", "clauses", "cases", "passed", "failed", "unaccounted"}
-    assert set(data["documents"][0]) == keys
-    assert set(data["total"]) == keys - {"source"}
+    counts = {"lines", "normative", "informative", "clauses", "cases", "passed", "failed", "unaccounted", "changed"}
+    named = {"source", "document", "changed_lines", "problems", "failures"}
+    assert set(data) == {"documents", "total", "ok"}
+    assert set(data["documents"][0]) == counts | named
+    assert set(data["total"]) == counts | {"problems"}
     assert data["documents"][0]["source"] == "004_0e10f05f8770af6a.txt"
+    assert data["documents"][0]["document"] == "manille"
 
 
 def test_a_failing_case_is_reported_with_clause_lines_and_paraphrase(

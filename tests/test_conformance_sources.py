@@ -10,6 +10,7 @@ default place is said on stderr, and is an error with ``--require-sources``.
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -100,3 +101,108 @@ def test_recording_writes_only_the_digest_lines() -> None:
         f'[[line]]\nn = 1\ndigest = "{line_digest("first line")}"\nkind = "informative"\n\n'
         f'[[line]]\nn = 2\ndigest = "{line_digest("second line")}"\nkind = "x"\n'
     )
+
+
+def _altered_copy(tmp_path: Path, changes: dict[int, tuple[str, str]]) -> Path:
+    """A copy of the documents with lines of Manille's changed (line number: (old words, new words))."""
+    copy = tmp_path / "seeds"
+    shutil.copytree(SEEDS, copy)
+    document = copy / MANILLE
+    lines = document.read_text(encoding="utf-8").split("\n")
+    for n, (old, new) in changes.items():
+        assert old in lines[n - 1], (n, lines[n - 1])
+        lines[n - 1] = lines[n - 1].replace(old, new)
+    document.write_text("\n".join(lines), encoding="utf-8")
+    return copy
+
+
+@needs_documents
+def test_json_names_and_counts_each_changed_line_and_stderr_says_each(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 27 item 12: ``--json`` exited 1 saying 0 failed, 0 unaccounted, naming no line, with nothing on stderr."""
+    copy = _altered_copy(tmp_path, {29: ("5 puntos", "6 puntos"), 67: ("al revés", "del derecho")})
+    recorded_digests = {e.n: e.digest for e in load_manifest(default_root() / "manifests" / "manille.toml").line}
+    text = (copy / MANILLE).read_text(encoding="utf-8").split("\n")
+    assert main(["conformance", "manille", "--seeds", str(copy), "--json"]) == 1
+    captured = capsys.readouterr()
+    data = json.loads(captured.out)
+    (document,) = data["documents"]
+    assert document["changed"] == 2
+    assert data["total"]["changed"] == 2
+    assert document["changed_lines"] == [
+        {
+            "document": "manille",
+            "source": MANILLE,
+            "line": n,
+            "expected": recorded_digests[n],
+            "found": line_digest(text[n - 1]),
+        }
+        for n in (29, 67)
+    ]
+    assert data["ok"] is False
+    assert len(document["problems"]) == data["total"]["problems"] == 2
+    err = captured.err.strip().splitlines()
+    assert len(err) == 2, err
+    assert "004:29 changed since the manifest was written" in err[0]
+    assert "004:67 changed since the manifest was written" in err[1]
+
+
+@needs_documents
+def test_json_of_untouched_documents_changes_nothing_and_says_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    copy = _altered_copy(tmp_path, {})
+    assert main(["conformance", "manille", "--seeds", str(copy), "--json"]) == 0
+    captured = capsys.readouterr()
+    data = json.loads(captured.out)
+    assert data["ok"] is True
+    assert data["documents"][0]["changed"] == data["total"]["changed"] == 0
+    assert data["documents"][0]["changed_lines"] == data["documents"][0]["problems"] == []
+    assert captured.err == ""
+
+
+def test_json_names_a_failing_case_and_stderr_gives_it_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Every reason for exit 1 is in the JSON and on stderr, one line each (a failing case here)."""
+    (tmp_path / "wrong.toml").write_text(
+        '[[case]]\nid = "manille:L40/deliberately-wrong"\nclause = "manille:L40"\ndealer = 0\n'
+        'hands = [["10S","AS","KS","QS","JS","9S","8S","7S"],["10H","AH","KH","QH","JH","9H","8H","7C"],'
+        '["7H","10D","AD","KD","QD","JD","9D","8D"],["10C","AC","KC","QC","JC","9C","8C","7D"]]\n'
+        'actions = ["trump D", "play 10H"]\n[case.expect]\nlegal = ["play 10D"]\n',
+        encoding="utf-8",
+    )
+    args = ["conformance", "manille", "--cases", str(tmp_path), "--select", "*deliberately*", "--json"]
+    assert main(args) == 1
+    captured = capsys.readouterr()
+    data = json.loads(captured.out)
+    (failure,) = data["documents"][0]["failures"]
+    assert failure["case"] == "manille:L40/deliberately-wrong"
+    assert failure["clauses"] == ["manille:L40"]
+    assert "legal actions: expected ['play 10D'], got ['play 7H']" in failure["detail"]
+    (line,) = captured.err.strip().splitlines()
+    assert "FAIL manille:L40/deliberately-wrong" in line
+    assert "legal actions" in line
+
+
+def test_a_line_without_a_digest_is_named_with_no_expected_digest(tmp_path: Path) -> None:
+    from trickrules.faces.conformance.sources import account
+
+    (tmp_path / "009_x.txt").write_text("first line\n\nsecond line\n", encoding="utf-8")
+    (tmp_path / "m.toml").write_text(
+        '[document]\nid = "doc"\nsource = "009_x.txt"\ngame = "manille"\n\n'
+        f'[[line]]\nn = 1\ndigest = "{line_digest("first line")}"\nkind = "informative"\nwhy = "a heading"\n\n'
+        '[[line]]\nn = 3\nkind = "informative"\nwhy = "a heading"\n',
+        encoding="utf-8",
+    )
+    accounting = account(load_manifest(tmp_path / "m.toml"), tmp_path, set())
+    (changed,) = accounting.changed
+    assert changed.to_json() == {
+        "document": "doc",
+        "source": "009_x.txt",
+        "line": 3,
+        "expected": None,
+        "found": line_digest("second line"),
+    }
+    assert accounting.problems == ("009:3 has no digest of its text in the manifest: record it once the line is read",)

@@ -20,7 +20,7 @@ from trickrules.engine.phases.call import CallView
 from trickrules.engine.state import GameLike, State
 from trickrules.errors import IllegalActionError, SpecError, TrickrulesError
 from trickrules.faces.conformance.model import Case, Expect, Manifest, load_cases, load_manifest
-from trickrules.faces.conformance.sources import account
+from trickrules.faces.conformance.sources import ChangedLine, account
 from trickrules.faces.render import rules_data
 from trickrules.records.view import View
 from trickrules.spec.converter import unstructure
@@ -307,6 +307,10 @@ def check_case(case: Case, games: Games, default_game: str) -> CaseResult:
     return CaseResult(case, True, "", observed)
 
 
+#: The counts of a document's report, in the order the reports give them.
+COUNTS = ("lines", "normative", "informative", "clauses", "cases", "passed", "failed", "unaccounted")
+
+
 @frozen
 class DocumentReport:
     """Counts for one source document, and its failures."""
@@ -325,23 +329,31 @@ class DocumentReport:
     failures: tuple[CaseResult, ...]
     #: Whether the source document was at hand, so that its lines' text was checked against the digests.
     sources_checked: bool = False
+    #: The accounted lines whose text no longer has the manifest's digest (each is also among ``problems``).
+    changed: tuple[ChangedLine, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        """Whether nothing is wrong: no failed case, no line unaccounted for or changed, no other problem."""
+        return not (self.failed or self.unaccounted or self.changed or self.problems)
 
     def counts(self) -> dict[str, Any]:
-        """The counts as the ``--json`` output gives them."""
-        return {
-            k: getattr(self, k)
-            for k in (
-                "source",
-                "lines",
-                "normative",
-                "informative",
-                "clauses",
-                "cases",
-                "passed",
-                "failed",
-                "unaccounted",
-            )
-        }
+        """The document as the ``--json`` output gives it: the counts, then what is wrong, by name.
+
+        ``changed`` counts the lines whose text no longer has the manifest's
+        digest and ``changed_lines`` names them; ``problems`` lists every
+        problem as the text report words it (changed lines among them) and
+        ``failures`` every failed case.
+        """
+        out: dict[str, Any] = {k: getattr(self, k) for k in ("source", "document", *COUNTS)}
+        out["changed"] = len(self.changed)
+        out["changed_lines"] = [c.to_json() for c in self.changed]
+        out["problems"] = list(self.problems)
+        out["failures"] = [
+            {"case": f.case.id, "clauses": list(f.case.clauses), "path": f.case.path, "detail": f.detail}
+            for f in self.failures
+        ]
+        return out
 
 
 def run_suite(
@@ -418,6 +430,7 @@ def run_suite(
                 problems=tuple(problems),
                 failures=tuple(failures),
                 sources_checked=accounting.checked,
+                changed=accounting.changed,
             )
         )
     return reports

@@ -23,7 +23,7 @@ from attrs import frozen
 
 from trickrules.faces.conformance.model import Manifest
 
-__all__ = ["Accounting", "account", "line_digest", "recorded", "short_source", "source_lines"]
+__all__ = ["Accounting", "ChangedLine", "account", "line_digest", "recorded", "short_source", "source_lines"]
 
 
 def line_digest(text: str) -> str:
@@ -46,6 +46,37 @@ def source_lines(manifest: Manifest, seeds: Path) -> list[str] | None:
 
 
 @frozen
+class ChangedLine:
+    """An accounted line whose text no longer has the digest its manifest records.
+
+    ``expected`` is the manifest's digest (empty where none is recorded yet),
+    ``found`` the digest of the line's text now.
+    """
+
+    document: str
+    source: str
+    line: int
+    expected: str
+    found: str
+
+    def problem(self, name: str) -> str:
+        """The problem as the report says it, naming the line ``name:line`` (``004:29``)."""
+        if not self.expected:
+            return f"{name}:{self.line} has no digest of its text in the manifest: record it once the line is read"
+        return f"{name}:{self.line} changed since the manifest was written: re-read it and update its clauses"
+
+    def to_json(self) -> dict[str, str | int | None]:
+        """The line as ``conformance --json`` names it (``expected`` null where no digest is recorded)."""
+        return {
+            "document": self.document,
+            "source": self.source,
+            "line": self.line,
+            "expected": self.expected or None,
+            "found": self.found,
+        }
+
+
+@frozen
 class Accounting:
     """How a manifest accounts for its source: counts, the problems found, and whether the text was checked."""
 
@@ -55,12 +86,15 @@ class Accounting:
     problems: tuple[str, ...]
     #: Whether the document was at hand, so that its lines and their digests were checked against it.
     checked: bool
+    #: The accounted lines whose text no longer has the manifest's digest (each is also among ``problems``).
+    changed: tuple[ChangedLine, ...] = ()
 
 
 def account(manifest: Manifest, seeds: Path, known_clauses: set[str]) -> Accounting:
     """Check the manifest against its source document in ``seeds`` (or its own line list without it)."""
     problems: list[str] = []
     text = source_lines(manifest, seeds)
+    changed: list[ChangedLine] = []
     entries = {line.n: line for line in manifest.line}
     if len(entries) != len(manifest.line):
         problems.append("a line number is accounted for twice")
@@ -71,7 +105,8 @@ def account(manifest: Manifest, seeds: Path, known_clauses: set[str]) -> Account
         nonblank = [n for n, line in enumerate(text, start=1) if line.strip()]
         if recorded_lines and recorded_lines != nonblank:
             problems.append("the source's non-blank lines differ from the manifest's [document] nonblank list")
-        problems += _changed(manifest, text)
+        changed = _changed(manifest, text)
+        problems += [c.problem(short_source(manifest)) for c in changed]
     for n in nonblank:
         entry = entries.get(n)
         if entry is None:
@@ -88,20 +123,18 @@ def account(manifest: Manifest, seeds: Path, known_clauses: set[str]) -> Account
                 problems.append(f"line {entry.n} names the unknown clause {clause!r}")
     normative = sum(1 for n in nonblank if n in entries and entries[n].kind == "normative")
     informative = sum(1 for n in nonblank if n in entries and entries[n].kind == "informative")
-    return Accounting(len(nonblank), normative, informative, tuple(problems), text is not None)
+    return Accounting(len(nonblank), normative, informative, tuple(problems), text is not None, tuple(changed))
 
 
-def _changed(manifest: Manifest, text: list[str]) -> list[str]:
-    """A problem for each accounted line whose text no longer has the manifest's digest (or has none)."""
-    name = short_source(manifest)
+def _changed(manifest: Manifest, text: list[str]) -> list[ChangedLine]:
+    """Each accounted line whose text no longer has the manifest's digest (or has none recorded)."""
     out = []
     for entry in manifest.line:
         if not 1 <= entry.n <= len(text) or not text[entry.n - 1].strip():
             continue  # reported as an entry without a line
-        if not entry.digest:
-            out.append(f"{name}:{entry.n} has no digest of its text in the manifest: record it once the line is read")
-        elif line_digest(text[entry.n - 1]) != entry.digest:
-            out.append(f"{name}:{entry.n} changed since the manifest was written: re-read it and update its clauses")
+        found = line_digest(text[entry.n - 1])
+        if found != entry.digest:
+            out.append(ChangedLine(manifest.document.id, manifest.document.source, entry.n, entry.digest, found))
     return out
 
 
