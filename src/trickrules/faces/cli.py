@@ -20,7 +20,14 @@ from trickrules import __version__
 from trickrules.engine.events import MatchEnded
 from trickrules.engine.game import Game, load
 from trickrules.engine.state import State
-from trickrules.errors import ArgumentError, LogFormatError, LogIntegrityError, SpecError, TrickrulesError
+from trickrules.errors import (
+    ArgumentError,
+    LogFormatError,
+    LogIntegrityError,
+    SpecError,
+    TrickrulesError,
+    printable,
+)
 from trickrules.faces.args import options_of
 from trickrules.faces.bots import BOTS, make_bots
 from trickrules.faces.match import play_match
@@ -182,11 +189,11 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     try:
         state = replay_file(args.file, _spec_game(args.file, args.spec), partial=args.partial, key=key)
     except (LogFormatError, LogIntegrityError) as exc:  # a log that fails verification: exit 1
-        print(f"error: {args.file}: {exc}", file=sys.stderr)
+        print(f"error: {printable(args.file)}: {exc}", file=sys.stderr)
         return 1
     signed = ", signature checked" if key is not None else ""
     print(
-        f"{args.file}: ok, {len(state.entries())} events replayed{signed}; {state.game.name}, "
+        f"{printable(args.file)}: ok, {len(state.entries())} events replayed{signed}; {state.game.name}, "
         f"{'match over' if state.is_terminal else 'match in progress'}."
     )
     for seat, score in state.scoreboard.items():

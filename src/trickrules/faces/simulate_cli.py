@@ -3,6 +3,11 @@
 The progress bar and the tables are drawn by ``rich`` on stderr and stdout;
 ``--json`` prints the result alone on stdout, the same bytes for the same
 game, bots, seed and deal count whatever ``--jobs`` is.
+
+Every string that comes from a spec, a file name or the command line (a
+game's, a contract's or an outcome's name) is given to ``rich`` as a
+:class:`rich.text.Text`, never as markup: ``[/]``, ``[link=...]`` or
+``:emoji:`` in a name is printed as written.
 """
 
 from __future__ import annotations
@@ -90,21 +95,32 @@ def compare_data(base: Simulation, variant: Simulation) -> dict[str, Any]:
     return {"base": base.to_data(), "variant": variant.to_data(), "differences": differences}
 
 
+def _console(stderr: bool = False) -> Any:
+    """A rich console that reads no markup, emoji codes or highlighting into what it prints."""
+    from rich.console import Console
+
+    return Console(stderr=stderr, markup=False, emoji=False, highlight=False)
+
+
 def _tables(result: Simulation, console: Any) -> None:
     from rich.table import Table
+    from rich.text import Text
 
     stats = result.statistics
     unfinished = f", {stats.unfinished} stopped unfinished" if stats.unfinished else ""
     console.print(
-        f"[bold]{result.game}[/bold] {result.fingerprint}: {stats.deals} deals in {stats.matches} matches"
-        f"{unfinished}, seed {result.seed}, bots {', '.join(result.bots)}"
+        Text.assemble(
+            (result.game, "bold"),
+            f" {result.fingerprint}: {stats.deals} deals in {stats.matches} matches"
+            f"{unfinished}, seed {result.seed}, bots {', '.join(result.bots)}",
+        )
     )
     table = Table(title="Contracts")
     for column in ("contract", "deals", "share", "forced", "success rate", "declarer result per deal"):
         table.add_column(column, justify="left" if column == "contract" else "right")
     for c in stats.contracts:
         table.add_row(
-            c.name, str(c.count), f"{c.count / stats.deals:.1%}", str(c.forced),
+            Text(c.name), str(c.count), f"{c.count / stats.deals:.1%}", str(c.forced),
             "-" if not c.result.n else f"{c.success_rate:.1%}", _shown(c.result.estimate(), 2),
         )  # fmt: skip
     console.print(table)
@@ -114,7 +130,7 @@ def _tables(result: Simulation, console: Any) -> None:
         table.add_column("deals", justify="right")
         table.add_column("share", justify="right")
         for name, count in stats.outcomes:
-            table.add_row(name, str(count), f"{count / stats.deals:.1%}")
+            table.add_row(Text(name), str(count), f"{count / stats.deals:.1%}")
         console.print(table)
     table = Table(title="Seats (95% intervals)")
     for column in ("seat", "per deal", "final total", "tricks per deal", "match wins"):
@@ -128,7 +144,9 @@ def _tables(result: Simulation, console: Any) -> None:
 def _run(game: Game, args: argparse.Namespace, console: Any, label: str) -> Simulation:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    # The label holds the game's name: a column that reads no markup.
+    name = TextColumn("{task.description}", markup=False, highlighter=None)
+    columns = (name, BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with warnings.catch_warnings(record=True) as said:
         warnings.simplefilter("always", KernelFallback)
         with Progress(*columns, console=console, transient=False) as bar, _executor(args.jobs) as executor:
@@ -142,8 +160,6 @@ def _run(game: Game, args: argparse.Namespace, console: Any, label: str) -> Simu
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
-    from rich.console import Console
-
     if args.n < 1:
         raise ArgumentError(f"-n must be at least 1, found {args.n}")
     if args.jobs < 1:
@@ -154,25 +170,27 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     game = load(args.game, options)
     variant = variant_of(args.game, options, args.compare) if args.compare else None
     bot_kinds(args.bots, game.players)  # checked before any work
-    errors = Console(stderr=True)
+    errors = _console(stderr=True)
     base = _run(game, args, errors, game.name)
     other = _run(variant, args, errors, f"{variant.name} ({args.compare})") if variant is not None else None
     if args.json:
         data = base.to_data() if other is None else compare_data(base, other)
         print(json.dumps(data, sort_keys=True, indent=1, ensure_ascii=False))
         return 0
-    console = Console()
+    console = _console()
     _tables(base, console)
     if other is not None:
         from rich.table import Table
+        from rich.text import Text
 
-        console.print(f"\n[bold]Compared with {args.compare}[/bold] (same seeds; variant minus base, 95% intervals)")
+        said = "(same seeds; variant minus base, 95% intervals)"
+        console.print(Text.assemble("\n", (f"Compared with {args.compare}", "bold"), f" {said}"))
         _tables(other, console)
-        table = Table(title=f"{args.compare} minus {base.game}")
+        table = Table(title=Text(f"{args.compare} minus {base.game}"))
         for column in ("quantity", "base", "variant", "difference"):
             table.add_column(column, justify="left" if column == "quantity" else "right")
         for row in compare_data(base, other)["differences"]:
-            table.add_row(row["quantity"], row["base"], row["variant"], row["difference"])
+            table.add_row(Text(row["quantity"]), row["base"], row["variant"], row["difference"])
         console.print(table)
     return 0
 
