@@ -452,7 +452,8 @@ def _seat_g(t: Table, seat: int) -> str:
     if seat == t.seat:
         name += " (you)"
     moving = seat == t.to_move
-    label = ("▶ " if moving else "") + name + ("" if held is not None else f" · {count} cards")
+    hidden = f" · {count} card{'' if count == 1 else 's'}"
+    label = ("▶ " if moving else "") + name + ("" if held is not None else hidden)
     parts.append(f'<text class="{"l m" if moving else "l"}" x="{round(x)}" y="{round(top - 22)}">{_text(label)}</text>')
     roles = " · ".join(_roles(t, seat))
     parts.append(f'<text class="n" x="{round(x)}" y="{round(top - 7)}">{_text(roles)}</text>')

@@ -17,7 +17,7 @@ import json
 import math
 import sys
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import contextmanager
 from typing import Any
@@ -28,7 +28,10 @@ from trickrules.faces.args import options_of
 from trickrules.faces.simulate import KernelFallback, Simulation, bot_kinds, simulate
 from trickrules.faces.stats import Z95, Estimate, Statistics
 
-__all__ = ["add_command", "compare_data", "variant_of"]
+__all__ = ["DEFAULT_BOTS", "add_command", "bots_text", "compare_data", "variant_of"]
+
+#: The bots ``simulate`` plays with unless ``--bots`` says otherwise: those ``play`` puts at the table.
+DEFAULT_BOTS = "heuristic"
 
 
 def variant_of(base: str, options: dict[str, str], compare: str) -> Game:
@@ -95,6 +98,13 @@ def compare_data(base: Simulation, variant: Simulation) -> dict[str, Any]:
     return {"base": base.to_data(), "variant": variant.to_data(), "differences": differences}
 
 
+def bots_text(bots: Sequence[str]) -> str:
+    """Which bots played, for a printout: ``"heuristic bots"``, or each seat's where they differ."""
+    if len(set(bots)) == 1:
+        return f"{bots[0]} bots"
+    return "bots " + ", ".join(f"seat {seat} {kind}" for seat, kind in enumerate(bots))
+
+
 def _console(stderr: bool = False) -> Any:
     """A rich console that reads no markup, emoji codes or highlighting into what it prints."""
     from rich.console import Console
@@ -108,11 +118,13 @@ def _tables(result: Simulation, console: Any) -> None:
 
     stats = result.statistics
     unfinished = f", {stats.unfinished} stopped unfinished" if stats.unfinished else ""
+    whole = stats.deals > result.deals_asked
+    asked = f" (at least {result.deals_asked} asked: matches are played whole)" if whole else ""
     console.print(
         Text.assemble(
             (result.game, "bold"),
-            f" {result.fingerprint}: {stats.deals} deals in {stats.matches} matches"
-            f"{unfinished}, seed {result.seed}, bots {', '.join(result.bots)}",
+            f" {result.fingerprint}: {stats.deals} deals{asked} in {stats.matches} matches"
+            f"{unfinished}, seed {result.seed}, {bots_text(result.bots)}",
         )
     )
     table = Table(title="Contracts")
@@ -169,10 +181,10 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     options = options_of(args.option)
     game = load(args.game, options)
     variant = variant_of(args.game, options, args.compare) if args.compare else None
-    bot_kinds(args.bots, game.players)  # checked before any work
     errors = _console(stderr=True)
-    base = _run(game, args, errors, game.name)
-    other = _run(variant, args, errors, f"{variant.name} ({args.compare})") if variant is not None else None
+    kinds = bots_text(bot_kinds(args.bots, game.players))
+    base = _run(game, args, errors, f"{game.name}, {kinds}")
+    other = _run(variant, args, errors, f"{variant.name} ({args.compare}), {kinds}") if variant is not None else None
     if args.json:
         data = base.to_data() if other is None else compare_data(base, other)
         print(json.dumps(data, sort_keys=True, indent=1, ensure_ascii=False))
@@ -199,9 +211,16 @@ def add_command(sub: Any, games: str) -> None:
     """Add ``simulate`` to the command line's subcommands."""
     p = sub.add_parser("simulate", help="play many deals with bots and print statistics")
     p.add_argument("game", help=f"a bundled game ({games}) or a spec file")
-    p.add_argument("-n", type=int, default=1000, metavar="DEALS", help="how many deals (whole matches; default 1000)")
+    p.add_argument(
+        "-n", type=int, default=1000, metavar="DEALS",
+        help="play at least this many deals, in whole matches (default 1000)",
+    )  # fmt: skip
     p.add_argument("--seed", type=int, default=0, help="the simulation's seed (default 0)")
-    p.add_argument("--bots", default="random", help="a bot for every seat, or one per seat: random,heuristic,...")
+    p.add_argument(
+        "--bots", default=DEFAULT_BOTS,
+        help=f"a bot for every seat, or one per seat: random,heuristic,... (default {DEFAULT_BOTS}, as in play; "
+        "random bots play on the native kernel, much faster)",
+    )  # fmt: skip
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
     p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     p.add_argument("--compare", metavar="OVERLAY_OR_OPTION", help="also play this variant on the same seeds")
