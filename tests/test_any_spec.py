@@ -43,7 +43,8 @@ def test_replay_without_the_game_of_a_spec_file_says_which_file_it_needs(tmp_pat
 
 def test_a_log_of_an_own_spec_replays_from_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     spec = _own_whist(tmp_path)
-    log = tmp_path / "p.jsonl"
+    (tmp_path / "logs").mkdir()
+    log = tmp_path / "logs" / "p.jsonl"  # not beside the spec (replay would find it there: tests/test_newcomer.py)
     assert main(["play", str(spec), "--seed", "4", "--quiet", "--log", str(log)]) == 0
     assert read_header(log).spec == "parlour.toml"
     capsys.readouterr()

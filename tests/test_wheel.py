@@ -106,6 +106,6 @@ def test_without_the_native_extra_a_simulation_falls_back_and_says_so_once(insta
     ran = _run([str(installed / "python"), "-c", code], tmp_path)
     assert ran.returncode == 0, ran.stderr
     assert ran.stdout.split() == ["1", "KernelFallback", "True"]
-    cli = _run([str(installed / "trickrules"), "simulate", "manille", "-n", "5"], tmp_path)
+    cli = _run([str(installed / "trickrules"), "simulate", "manille", "-n", "5", "--bots", "random"], tmp_path)
     assert cli.returncode == 0, cli.stderr
     assert cli.stderr.count("note: the native kernel needs Numba") == 1

@@ -3,6 +3,10 @@
 Every error the library raises on bad input is a :class:`TrickrulesError` and
 also the matching builtin (``ValueError``), so callers can catch either.
 Messages are sentences that quote the offending value and say where it is.
+A message never holds a character that is not printable: a control
+character quoted from a hostile log, spec or file name is shown escaped, the
+way ``repr`` shows it (:func:`printable`), so printing a message to a
+terminal cannot drive the terminal.
 """
 
 from __future__ import annotations
@@ -15,8 +19,29 @@ __all__ = [
     "LogIntegrityError",
     "SpecError",
     "TrickrulesError",
+    "printable",
     "shown",
 ]
+
+
+def printable(text: str) -> str:
+    r"""``text`` with every character that is not printable escaped as ``repr`` escapes it.
+
+    Control characters (escape, bell, line breaks, tabs), the C1 controls and
+    invisible formatting characters (such as the right-to-left override) come
+    out as ``\x1b``, ``\n``, ``\u202e``; everything else, spaces included,
+    stays as it is. Text that is printable already is returned unchanged, so
+    escaping twice is escaping once.
+
+    >>> printable("play \x1b]0;PWNED\x07 7H")
+    'play \\x1b]0;PWNED\\x07 7H'
+    >>> printable("Spadille ♠, 10 €")
+    'Spadille ♠, 10 €'
+    """
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
 
 
 def shown(value: object, limit: int = 200) -> str:
@@ -35,7 +60,16 @@ def shown(value: object, limit: int = 200) -> str:
 
 
 class TrickrulesError(Exception):
-    """Base class of every error raised by trickrules."""
+    """Base class of every error raised by trickrules.
+
+    Its message (the first argument, when text) is kept with every character
+    that is not printable escaped (:func:`printable`), whatever it quotes.
+    """
+
+    def __init__(self, *args: object) -> None:
+        if args and isinstance(args[0], str):
+            args = (printable(args[0]), *args[1:])
+        super().__init__(*args)
 
 
 class ArgumentError(TrickrulesError, ValueError):

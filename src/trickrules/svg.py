@@ -16,6 +16,17 @@ True
 
 A hidden hand is drawn as card backs with a count, and its cards' codes
 never appear in the text.
+
+Whoever gives a value, it reaches the markup only as escaped text or as a
+value checked here: an ink must be a colour (a colour word such as ``red``,
+or ``#rgb``, ``#rgba``, ``#rrggbb``, ``#rrggbbaa``), counts, seats and
+totals must be integers, and anything else is an
+:class:`~trickrules.errors.ArgumentError`.
+
+>>> svg.Face("7H", "7", "♥", ink='red" onmouseover="alert(3)')
+Traceback (most recent call last):
+    ...
+trickrules.errors.ArgumentError: Face.ink: expected a colour (red, #rgb, #rrggbb...), found 'red" onmouseover="alert(3)'
 """
 
 from __future__ import annotations
@@ -23,10 +34,10 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable, Sequence
-from typing import Protocol
+from typing import Any, Protocol
 from xml.sax.saxutils import escape, quoteattr
 
-from attrs import field, frozen
+from attrs import Attribute, field, frozen
 
 from trickrules.errors import ArgumentError, shown
 
@@ -65,6 +76,8 @@ COLOURS = {
     "purple": "#6a1b9a",
 }
 _INK = "#1f1f1f"
+#: A colour the pictures accept: a colour word (``red``, ``DarkSlateGray``), or ``#`` and 3, 4, 6 or 8 hex digits.
+_COLOUR = re.compile(r"[A-Za-z]{1,40}|#(?:[0-9A-Fa-f]{3,4}|[0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})")
 _FELT = "#2f6b3f"
 _HIGHLIGHT = "#ffca28"
 #: Horizontal step between overlapping cards: face up (rank and suit in the corner show), and backs.
@@ -101,6 +114,22 @@ class SuitLike(Protocol):
         """The suit's colour word (``red``, ``black``, ...)."""
 
 
+def _colour(value: object, what: str) -> str:
+    """``value`` checked to be a colour that can go into an attribute as it is."""
+    if not isinstance(value, str) or not _COLOUR.fullmatch(value):
+        raise ArgumentError(f"{what}: expected a colour (red, #rgb, #rrggbb...), found {shown(value)}")
+    return value
+
+
+def _check_text(owner: object, attribute: Attribute[str], value: object) -> None:
+    if not isinstance(value, str):
+        raise ArgumentError(f"{type(owner).__name__}.{attribute.name}: expected text, found {shown(value)}")
+
+
+def _check_colour(owner: object, attribute: Attribute[str], value: object) -> None:
+    _colour(value, f"{type(owner).__name__}.{attribute.name}")
+
+
 @frozen
 class Suit:
     """How one suit looks: its code, its symbol (``""``: the code is drawn) and its colour word."""
@@ -114,10 +143,10 @@ class Suit:
 class Face:
     """How one card is drawn: its code, the rank and suit symbol printed on it, and the ink (a CSS colour)."""
 
-    code: str
-    rank: str
-    symbol: str
-    ink: str = _INK
+    code: str = field(validator=_check_text)
+    rank: str = field(validator=_check_text)
+    symbol: str = field(validator=_check_text)
+    ink: str = field(default=_INK, validator=_check_colour)
 
 
 def _face_of(code: str, suits: Sequence[SuitLike]) -> Face:
@@ -133,11 +162,20 @@ def _face_of(code: str, suits: Sequence[SuitLike]) -> Face:
 
 
 def _faces(value: Iterable[Face]) -> tuple[Face, ...]:
-    return tuple(value)
+    out = tuple(value)
+    for face in out:
+        if not isinstance(face, Face):
+            raise ArgumentError(f"Deck.faces: expected Face values, found {shown(face)}")
+    return out
 
 
 def _looks(value: Iterable[tuple[str, str, str]]) -> tuple[tuple[str, str, str], ...]:
-    return tuple(value)
+    out = []
+    for look in value:
+        if not (isinstance(look, tuple | list) and len(look) == 3 and all(isinstance(x, str) for x in look[:2])):
+            raise ArgumentError(f"Deck.suits: expected (code, symbol, ink) triples of text, found {shown(look)}")
+        out.append((look[0], look[1], _colour(look[2], "Deck.suits: the ink")))
+    return tuple(out)
 
 
 @frozen
@@ -197,7 +235,7 @@ def _card_g(face: Face, x: float, y: float, *, marked: bool = False) -> str:
     rank_size = ' style="font-size:10px"' if len(face.rank) > 2 else ""
     return (
         f'<g class="{"c w" if marked else "c"}" data-card={_attr(face.code)} '
-        f'transform="translate({round(x)},{round(y)})" fill="{face.ink}">'
+        f'transform="translate({round(x)},{round(y)})" fill={_attr(face.ink)}>'
         f'<rect width="{CARD_WIDTH}" height="{CARD_HEIGHT}" rx="4"/>'
         f'<text class="r" x="3" y="14"{rank_size}>{_text(face.rank)}</text>'
         f'<text class="s" x="3" y="27">{_text(face.symbol)}</text>'
@@ -265,7 +303,7 @@ def trick(
         x = 2 + (CARD_WIDTH + 16) * n
         body.append(_card_g(deck.face(code), x + 8, 2, marked=seat == winner))
         name = names[seat] if seat < len(names) else f"seat {seat}"
-        body.append(f'<text class="n" style="fill:{_INK}" x="{x + 30}" y="{CARD_HEIGHT + 18}">')
+        body.append(f'<text class="n" style="fill:{_INK}" x="{round(x + 30)}" y="{CARD_HEIGHT + 18}">')
         body.append(f"{_text(name)}</text>")
     width = max(4, (CARD_WIDTH + 16) * len(plays) + 4)
     return _svg(width, CARD_HEIGHT + 24, "".join(body), f"a trick of {len(plays)} cards")
@@ -276,7 +314,11 @@ def _hands(value: Iterable[Iterable[str] | None]) -> tuple[tuple[str, ...] | Non
 
 
 def _plays(value: Iterable[tuple[int, str]]) -> tuple[tuple[int, str], ...]:
-    return tuple((seat, code) for seat, code in value)
+    out = tuple((seat, code) for seat, code in value)
+    for _, code in out:
+        if not isinstance(code, str):
+            raise ArgumentError(f"Table.trick: expected (seat, card code) pairs, found the code {shown(code)}")
+    return out
 
 
 def _texts(value: Iterable[object]) -> tuple[str, ...]:
@@ -285,6 +327,17 @@ def _texts(value: Iterable[object]) -> tuple[str, ...]:
 
 def _ints(value: Iterable[int]) -> tuple[int, ...]:
     return tuple(value)
+
+
+def _check_ints(owner: object, attribute: Attribute[tuple[int, ...]], value: tuple[object, ...]) -> None:
+    for n in value:
+        if not isinstance(n, int) or n < 0:
+            raise ArgumentError(f"Table.{attribute.name}: expected whole numbers of 0 or more, found {shown(n)}")
+
+
+def _check_int(owner: object, attribute: Attribute[Any], value: object) -> None:
+    if value is not None and not isinstance(value, int):
+        raise ArgumentError(f"Table.{attribute.name}: expected a whole number, found {shown(value)}")
 
 
 @frozen
@@ -302,27 +355,27 @@ class Table:
 
     deck: Deck
     hands: tuple[tuple[str, ...] | None, ...] = field(converter=_hands)
-    counts: tuple[int, ...] = field(converter=_ints, default=())
+    counts: tuple[int, ...] = field(converter=_ints, default=(), validator=_check_ints)
     trick: tuple[tuple[int, str], ...] = field(converter=_plays, default=())
     winner: int | None = None
     seat: int | None = None
     clockwise: bool = False
     names: tuple[str, ...] = field(converter=_texts, default=())
     scores: tuple[str, ...] = field(converter=_texts, default=())
-    tricks: tuple[int, ...] = field(converter=_ints, default=())
+    tricks: tuple[int, ...] = field(converter=_ints, default=(), validator=_check_ints)
     dealer: int | None = None
     to_move: int | None = None
     declarer: int | None = None
     partner: int | None = None
-    out: tuple[int, ...] = field(converter=_ints, default=())
+    out: tuple[int, ...] = field(converter=_ints, default=(), validator=_check_ints)
     title: str = ""
-    deal: int | None = None
+    deal: int | None = field(default=None, validator=_check_int)
     phase: str = ""
     contract: str | None = None
     trump: str | None = None
     called: str = ""
     turned: str = ""
-    pot: int = 0
+    pot: int = field(default=0, validator=_check_int)
 
     def __attrs_post_init__(self) -> None:
         n = len(self.hands)
@@ -390,7 +443,7 @@ def _seat_g(t: Table, seat: int) -> str:
     step = _STEP_UP if held is not None else _STEP_BACK
     width = _row_width(len(held) if held is not None else count, step)
     left, top = x - width / 2, y - CARD_HEIGHT / 2
-    parts = [f'<g class="seat" data-seat="{seat}" data-count="{count}">']
+    parts = [f'<g class="seat" data-seat={_attr(seat)} data-count={_attr(count)}>']
     if held is not None:
         parts += [_card_g(t.deck.face(c), left + step * n, top) for n, c in enumerate(held)]
     else:
@@ -399,7 +452,8 @@ def _seat_g(t: Table, seat: int) -> str:
     if seat == t.seat:
         name += " (you)"
     moving = seat == t.to_move
-    label = ("▶ " if moving else "") + name + ("" if held is not None else f" · {count} cards")
+    hidden = f" · {count} card{'' if count == 1 else 's'}"
+    label = ("▶ " if moving else "") + name + ("" if held is not None else hidden)
     parts.append(f'<text class="{"l m" if moving else "l"}" x="{round(x)}" y="{round(top - 22)}">{_text(label)}</text>')
     roles = " · ".join(_roles(t, seat))
     parts.append(f'<text class="n" x="{round(x)}" y="{round(top - 7)}">{_text(roles)}</text>')

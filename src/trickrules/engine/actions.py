@@ -1,7 +1,9 @@
 """Player actions: small frozen values with a canonical text form.
 
 ``str(action)`` gives the text form and :meth:`Action.parse` reads it back;
-``state.apply`` accepts either. The verbs (``docs/actions.md``):
+``state.apply`` accepts either. A character that is not printable (which no
+legal action holds) is shown escaped in the text form, as ``repr`` shows it,
+so that a message quoting a hostile action cannot drive a terminal. The verbs (``docs/actions.md``):
 
 =============  ===========================================================
 ``pass``       pass in the auction; decline a declaration or announcement
@@ -30,7 +32,7 @@ import enum
 
 from attrs import Attribute, field, frozen
 
-from trickrules.errors import ArgumentError, IllegalActionError
+from trickrules.errors import ArgumentError, IllegalActionError, printable
 from trickrules.spec.sealed import Sealed
 
 __all__ = ["VERBS", "Action", "Verb", "forget_verb", "register_verb"]
@@ -99,10 +101,10 @@ class Action(Sealed):
     arg: str = field(default="", validator=_text)
 
     def __str__(self) -> str:
-        return f"{self.verb} {self.arg}" if self.arg else self.verb
+        return printable(f"{self.verb} {self.arg}" if self.arg else self.verb)
 
     def __repr__(self) -> str:
-        return f"Action.parse({str(self)!r})"
+        return f"Action.parse({(f'{self.verb} {self.arg}' if self.arg else self.verb)!r})"
 
     @classmethod
     def parse(cls, text: str) -> Action:

@@ -11,6 +11,7 @@ import difflib
 import json
 import os
 import secrets
+import stat
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -20,7 +21,14 @@ from trickrules import __version__
 from trickrules.engine.events import MatchEnded
 from trickrules.engine.game import Game, load
 from trickrules.engine.state import State
-from trickrules.errors import ArgumentError, LogFormatError, LogIntegrityError, SpecError, TrickrulesError
+from trickrules.errors import (
+    ArgumentError,
+    LogFormatError,
+    LogIntegrityError,
+    SpecError,
+    TrickrulesError,
+    printable,
+)
 from trickrules.faces.args import options_of
 from trickrules.faces.bots import BOTS, make_bots
 from trickrules.faces.match import play_match
@@ -181,16 +189,26 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     if args.spec is not None:
         _readable(args.spec)
     key = _key_of(args.key_file)
+    beside = _spec_beside(args.file) if args.spec is None else None
+    game = _spec_game(args.file, args.spec if beside is None else beside)
     try:
-        state = replay_file(args.file, _spec_game(args.file, args.spec), partial=args.partial, key=key)
+        state = replay_file(args.file, game, partial=args.partial, key=key)
     except (LogFormatError, LogIntegrityError) as exc:  # a log that fails verification: exit 1
-        print(f"error: {args.file}: {exc}", file=sys.stderr)
+        hints = []
+        if isinstance(exc, LogIntegrityError) and exc.incomplete:
+            hints.append("add --partial to replay a match still in progress")
+        if beside is not None:
+            hints.append(f"replayed with the spec {beside!r} found beside the log")
+        hint = f" ({'; '.join(hints)})" if hints else ""
+        print(f"error: {printable(args.file)}: {exc}{hint}", file=sys.stderr)
         return 1
     if args.seat is not None:
         state.game.seat(args.seat, "--seat")
+    if beside is not None:
+        print(f"Spec: {beside!r}, the header's spec file, found beside the log.")
     signed = ", signature checked" if key is not None else ""
     print(
-        f"{args.file}: ok, {len(state.entries())} events replayed{signed}; {state.game.name}, "
+        f"{printable(args.file)}: ok, {len(state.entries())} events replayed{signed}; {state.game.name}, "
         f"{'match over' if state.is_terminal else 'match in progress'}."
     )
     for seat, score in state.scoreboard.items():
@@ -204,8 +222,33 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _spec_beside(log: str) -> str | None:
+    """The spec file the log's header names, if it is a regular file in the log's folder; else ``None``.
+
+    Only a plain file name is looked for (no folder, no ``..``), and only a
+    regular file that is no link, so a header cannot make ``replay`` read a
+    file elsewhere. A bundled game's log names no file. A log whose header
+    cannot be read has none either (``replay_file`` then says what is wrong).
+    """
+    try:
+        name = read_header(log).spec
+    except TrickrulesError:
+        return None
+    if not name or name in (".", "..") or os.path.basename(name) != name or "\\" in name or "\0" in name:
+        return None
+    candidate = Path(log).parent / name
+    try:
+        mode = candidate.lstat().st_mode
+    except (OSError, ValueError):
+        return None
+    return str(candidate) if stat.S_ISREG(mode) else None
+
+
 def _spec_game(log: str, spec: str | None) -> Game | None:
-    """The game of ``--spec``, with the options the log's header gives (``None`` without ``--spec``)."""
+    """The game of ``spec`` (``--spec``, or the spec found beside the log), with the header's options.
+
+    ``None`` without a spec: the header's bundled game is replayed.
+    """
     if spec is None:
         return None
     header = read_header(log)
@@ -253,7 +296,11 @@ def _parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("replay", help="verify an event log and print the final standings")
     p.add_argument("file")
-    p.add_argument("--spec", help="the spec file the match was played from (a log of a game that is not bundled)")
+    p.add_argument(
+        "--spec",
+        help="the spec file the match was played from (a log of a game that is not bundled; "
+        "by default the file the log's header names, if it is beside the log)",
+    )
     p.add_argument("--partial", action="store_true", help="accept a log of a match still in progress")
     p.add_argument("--key-file", help="refuse the log unless it is signed with the key in this file")
     p.add_argument("--html", metavar="OUT", help="write a self-contained page stepping through the match to OUT")

@@ -105,7 +105,7 @@ def _played(
         trick=plays,
         winner=won.seat,
         tricks=tricks,
-        to_move=won.seat,
+        to_move=won.seat if any(counts) else None,  # no marker once the deal's (or the match's) last trick is won
         scores=scores or table.scores,
     )
 

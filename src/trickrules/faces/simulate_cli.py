@@ -3,6 +3,11 @@
 The progress bar and the tables are drawn by ``rich`` on stderr and stdout;
 ``--json`` prints the result alone on stdout, the same bytes for the same
 game, bots, seed and deal count whatever ``--jobs`` is.
+
+Every string that comes from a spec, a file name or the command line (a
+game's, a contract's or an outcome's name) is given to ``rich`` as a
+:class:`rich.text.Text`, never as markup: ``[/]``, ``[link=...]`` or
+``:emoji:`` in a name is printed as written.
 """
 
 from __future__ import annotations
@@ -12,7 +17,7 @@ import json
 import math
 import sys
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import contextmanager
 from typing import Any
@@ -23,7 +28,10 @@ from trickrules.faces.args import options_of
 from trickrules.faces.simulate import KernelFallback, Simulation, bot_kinds, simulate
 from trickrules.faces.stats import Z95, Estimate, Statistics
 
-__all__ = ["add_command", "compare_data", "variant_of"]
+__all__ = ["DEFAULT_BOTS", "add_command", "bots_text", "compare_data", "variant_of"]
+
+#: The bots ``simulate`` plays with unless ``--bots`` says otherwise: those ``play`` puts at the table.
+DEFAULT_BOTS = "heuristic"
 
 
 def variant_of(base: str, options: dict[str, str], compare: str) -> Game:
@@ -90,21 +98,41 @@ def compare_data(base: Simulation, variant: Simulation) -> dict[str, Any]:
     return {"base": base.to_data(), "variant": variant.to_data(), "differences": differences}
 
 
+def bots_text(bots: Sequence[str]) -> str:
+    """Which bots played, for a printout: ``"heuristic bots"``, or each seat's where they differ."""
+    if len(set(bots)) == 1:
+        return f"{bots[0]} bots"
+    return "bots " + ", ".join(f"seat {seat} {kind}" for seat, kind in enumerate(bots))
+
+
+def _console(stderr: bool = False) -> Any:
+    """A rich console that reads no markup, emoji codes or highlighting into what it prints."""
+    from rich.console import Console
+
+    return Console(stderr=stderr, markup=False, emoji=False, highlight=False)
+
+
 def _tables(result: Simulation, console: Any) -> None:
     from rich.table import Table
+    from rich.text import Text
 
     stats = result.statistics
     unfinished = f", {stats.unfinished} stopped unfinished" if stats.unfinished else ""
+    whole = stats.deals > result.deals_asked
+    asked = f" (at least {result.deals_asked} asked: matches are played whole)" if whole else ""
     console.print(
-        f"[bold]{result.game}[/bold] {result.fingerprint}: {stats.deals} deals in {stats.matches} matches"
-        f"{unfinished}, seed {result.seed}, bots {', '.join(result.bots)}"
+        Text.assemble(
+            (result.game, "bold"),
+            f" {result.fingerprint}: {stats.deals} deals{asked} in {stats.matches} matches"
+            f"{unfinished}, seed {result.seed}, {bots_text(result.bots)}",
+        )
     )
     table = Table(title="Contracts")
     for column in ("contract", "deals", "share", "forced", "success rate", "declarer result per deal"):
         table.add_column(column, justify="left" if column == "contract" else "right")
     for c in stats.contracts:
         table.add_row(
-            c.name, str(c.count), f"{c.count / stats.deals:.1%}", str(c.forced),
+            Text(c.name), str(c.count), f"{c.count / stats.deals:.1%}", str(c.forced),
             "-" if not c.result.n else f"{c.success_rate:.1%}", _shown(c.result.estimate(), 2),
         )  # fmt: skip
     console.print(table)
@@ -114,7 +142,7 @@ def _tables(result: Simulation, console: Any) -> None:
         table.add_column("deals", justify="right")
         table.add_column("share", justify="right")
         for name, count in stats.outcomes:
-            table.add_row(name, str(count), f"{count / stats.deals:.1%}")
+            table.add_row(Text(name), str(count), f"{count / stats.deals:.1%}")
         console.print(table)
     table = Table(title="Seats (95% intervals)")
     for column in ("seat", "per deal", "final total", "tricks per deal", "match wins"):
@@ -128,7 +156,9 @@ def _tables(result: Simulation, console: Any) -> None:
 def _run(game: Game, args: argparse.Namespace, console: Any, label: str) -> Simulation:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    # The label holds the game's name: a column that reads no markup.
+    name = TextColumn("{task.description}", markup=False, highlighter=None)
+    columns = (name, BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with warnings.catch_warnings(record=True) as said:
         warnings.simplefilter("always", KernelFallback)
         with Progress(*columns, console=console, transient=False) as bar, _executor(args.jobs) as executor:
@@ -142,8 +172,6 @@ def _run(game: Game, args: argparse.Namespace, console: Any, label: str) -> Simu
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
-    from rich.console import Console
-
     if args.n < 1:
         raise ArgumentError(f"-n must be at least 1, found {args.n}")
     if args.jobs < 1:
@@ -153,26 +181,28 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     options = options_of(args.option)
     game = load(args.game, options)
     variant = variant_of(args.game, options, args.compare) if args.compare else None
-    bot_kinds(args.bots, game.players)  # checked before any work
-    errors = Console(stderr=True)
-    base = _run(game, args, errors, game.name)
-    other = _run(variant, args, errors, f"{variant.name} ({args.compare})") if variant is not None else None
+    errors = _console(stderr=True)
+    kinds = bots_text(bot_kinds(args.bots, game.players))
+    base = _run(game, args, errors, f"{game.name}, {kinds}")
+    other = _run(variant, args, errors, f"{variant.name} ({args.compare}), {kinds}") if variant is not None else None
     if args.json:
         data = base.to_data() if other is None else compare_data(base, other)
         print(json.dumps(data, sort_keys=True, indent=1, ensure_ascii=False))
         return 0
-    console = Console()
+    console = _console()
     _tables(base, console)
     if other is not None:
         from rich.table import Table
+        from rich.text import Text
 
-        console.print(f"\n[bold]Compared with {args.compare}[/bold] (same seeds; variant minus base, 95% intervals)")
+        said = "(same seeds; variant minus base, 95% intervals)"
+        console.print(Text.assemble("\n", (f"Compared with {args.compare}", "bold"), f" {said}"))
         _tables(other, console)
-        table = Table(title=f"{args.compare} minus {base.game}")
+        table = Table(title=Text(f"{args.compare} minus {base.game}"))
         for column in ("quantity", "base", "variant", "difference"):
             table.add_column(column, justify="left" if column == "quantity" else "right")
         for row in compare_data(base, other)["differences"]:
-            table.add_row(row["quantity"], row["base"], row["variant"], row["difference"])
+            table.add_row(Text(row["quantity"]), row["base"], row["variant"], row["difference"])
         console.print(table)
     return 0
 
@@ -181,9 +211,16 @@ def add_command(sub: Any, games: str) -> None:
     """Add ``simulate`` to the command line's subcommands."""
     p = sub.add_parser("simulate", help="play many deals with bots and print statistics")
     p.add_argument("game", help=f"a bundled game ({games}) or a spec file")
-    p.add_argument("-n", type=int, default=1000, metavar="DEALS", help="how many deals (whole matches; default 1000)")
+    p.add_argument(
+        "-n", type=int, default=1000, metavar="DEALS",
+        help="play at least this many deals, in whole matches (default 1000)",
+    )  # fmt: skip
     p.add_argument("--seed", type=int, default=0, help="the simulation's seed (default 0)")
-    p.add_argument("--bots", default="random", help="a bot for every seat, or one per seat: random,heuristic,...")
+    p.add_argument(
+        "--bots", default=DEFAULT_BOTS,
+        help=f"a bot for every seat, or one per seat: random,heuristic,... (default {DEFAULT_BOTS}, as in play; "
+        "random bots play on the native kernel, much faster)",
+    )  # fmt: skip
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
     p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     p.add_argument("--compare", metavar="OVERLAY_OR_OPTION", help="also play this variant on the same seeds")

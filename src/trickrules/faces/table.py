@@ -52,6 +52,7 @@ from trickrules.engine.phases.declare import DeclarationsView
 from trickrules.engine.phases.exchange import ExchangeView
 from trickrules.engine.phases.passing import PassingView
 from trickrules.engine.state import GameLike, State
+from trickrules.engine.values import Phase
 from trickrules.errors import ArgumentError, IllegalActionError
 from trickrules.faces.bots import Bot
 from trickrules.faces.render import describe_event, in_print_order
@@ -64,6 +65,9 @@ PROMPT = "Your move"
 
 #: The events that make up "the bidding so far": those of a deal before its first card is played.
 _BIDDING = (Passed, BidMade, TricksBid, AuctionWon, TrumpNamed, CardCalled, TurnedTaken, WentAlone, Announced)
+
+#: The phases that make an auction (the person's prompt shows "Bidding" in the games that have one).
+_AUCTIONS = frozenset({Phase.BIDDING.value, Phase.MAKING.value, Phase.TRICKS_BID.value})
 
 _HELP = """\
 How to answer:
@@ -189,7 +193,8 @@ class Table:
         if lowered == "undo":
             return self._take_back()
         if text.isascii() and text.isdigit() and not (len(text) < 6 and 1 <= int(text) <= len(legal)):
-            return f"There is no choice {text[:12]}: type a number from 1 to {len(legal)}, or a move as written."
+            numbers = "1" if len(legal) == 1 else f"a number from 1 to {len(legal)}"
+            return f"There is no choice {text[:12]}: type {numbers}, or a move as written."
         try:
             action = Action.parse(_chosen(text, legal) or text)
         except IllegalActionError as exc:
@@ -218,7 +223,8 @@ class Table:
 
     def _read(self, choices: int) -> str | None:
         """The next line the person typed, stripped; ``None`` at the end of the input."""
-        self._output.write(f"{PROMPT} (1-{choices}, help, undo, quit): ")
+        numbers = "1" if choices == 1 else f"1-{choices}"
+        self._output.write(f"{PROMPT} ({numbers}, help, undo, quit): ")
         self._output.flush()
         line = self._input.readline()
         if not line:
@@ -371,7 +377,10 @@ def describe_view(game: GameLike, view: View, bidding: Sequence[str] = ()) -> st
     dealt = view.part(DealView)
     if dealt is not None and dealt.turned:
         lines.append(f"Turned card: {dealt.turned}")
-    lines.append("Bidding: " + ("; ".join(bidding) if bidding else "none yet"))
+    if bidding:
+        lines.append(("Bidding: " if _has_auction(game) else "Calls: ") + "; ".join(bidding))
+    elif _has_auction(game):
+        lines.append("Bidding: none yet")
     lines.extend(_contract_lines(game, view))
     declared = view.part(DeclarationsView)
     if declared is not None and declared.declarations:
@@ -386,11 +395,21 @@ def describe_view(game: GameLike, view: View, bidding: Sequence[str] = ()) -> st
     lines.append(f"Cards held: {others}")
     trick = ", ".join(f"seat {s} {card}" for s, card in view.trick)
     lines.append(f"Trick: {trick or 'nothing played yet'}")
-    lines.append(f"Your hand ({len(view.hand)} cards):")
+    lines.append(f"Your hand ({_cards(len(view.hand))}):")
     width = max((len(label) for label, _ in hand_groups(game, view.hand, view.trump)), default=0)
     for label, codes in hand_groups(game, view.hand, view.trump):
         lines.append(f"  {label + ':':<{width + 1}} {' '.join(codes)}")
     return "\n".join(lines)
+
+
+def _cards(n: int) -> str:
+    """``n`` cards, in words: ``1 card``, ``5 cards``."""
+    return f"{n} card{'' if n == 1 else 's'}"
+
+
+def _has_auction(game: GameLike) -> bool:
+    """Whether a deal of ``game`` has an auction: bids, tricks bid, or trumps made round the table."""
+    return any(m.phase in _AUCTIONS for m in game.sequence)
 
 
 def _contract_lines(game: GameLike, view: View) -> list[str]:

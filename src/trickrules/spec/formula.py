@@ -227,13 +227,17 @@ def compile_formula(source: str, allowed: Iterable[str], *, where: str = "") -> 
     text = _check_source(source, where)
     try:
         with warnings.catch_warnings():
-            # Warnings (e.g. about '1if') concern code that is refused anyway
-            # or harmless; a spec loader must not print them.
-            warnings.simplefilter("ignore")
+            # A warning Python gives while parsing (``6if x else 1``: "invalid
+            # decimal literal") is an error here: such a formula is refused and
+            # nothing is printed, here or where the text is parsed again later.
+            warnings.simplefilter("error")
             tree = ast.parse(text, mode="eval")
     except SyntaxError as exc:
         column = f" at column {exc.offset}" if exc.offset else ""
         message = f"the formula {_quote(text)} is not valid syntax ({exc.msg}{column})."
+        raise _error(where, message) from None
+    except Warning as exc:  # a warning that is no SyntaxWarning (none is known): refused the same way
+        message = f"the formula {_quote(text)} is not valid syntax ({type(exc).__name__}: {exc})."
         raise _error(where, message) from None
     except (RecursionError, MemoryError, ValueError) as exc:
         message = f"the formula {_quote(text)} cannot be parsed ({type(exc).__name__})."
@@ -354,7 +358,12 @@ class _Compiler:
             "    except KeyError as error:\n"
             "        raise _missing(error, _N, _W, _S) from None\n"
         )
-        exec(compile(source, f"<formula {_quote(self.text)}>", "exec"), self.namespace)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")  # the generated code never warns; were it to, nothing is printed
+                exec(compile(source, f"<formula {_quote(self.text)}>", "exec"), self.namespace)
+        except (SyntaxError, Warning) as exc:  # pragma: no cover - the code is written from a checked tree
+            raise self.fail(f"the formula {_quote(self.text)} cannot be compiled ({type(exc).__name__}).") from None
         made: _Eval = self.namespace["evaluate"]
         return made
 
