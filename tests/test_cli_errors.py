@@ -95,7 +95,7 @@ BAD_INPUTS = [
     ["replay", LOG, "--html", str(Path(LOG).parent / "." / "m.jsonl")],
     ["play", "manille", "--log", LOG],
     ["play", "manille", "--log", LOG, "--force", "--key-file", LOG],
-    ["play", "manille", "--log", os.devnull, "--force"],
+    ["play", "manille", "--log", os.devnull],
     ["replay", LOG, "--html", os.devnull],
     ["check", os.devnull],
 ]
