@@ -417,6 +417,11 @@ def simulate(
     deals, choice for choice, as the engine plays them. ``native=False``
     has the engine play them; a game the kernel does not cover is played by
     the engine, and a :class:`KernelFallback` warning says so once.
+
+    A chunk whose worker process dies (``BrokenExecutor``) is played once
+    more, on a fresh pool where the executor can ``renew()`` itself
+    (:class:`~trickrules.faces.pool.WorkerPool`); lost again, it is a
+    :class:`~trickrules.faces.pool.WorkerLost` error.
     """
     played = _game_of(game, options)
     kinds = bot_kinds(bots, played.players)
@@ -453,7 +458,6 @@ def _run(
     parts: list[Statistics] = []
     counted = matches = submitted = 0
     per_match: float | None = None  # deals per match seen so far
-
     retried: set[int] = set()  # the chunks (by first match) played again after a lost worker
 
     def submit(count: int) -> None:

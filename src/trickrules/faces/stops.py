@@ -9,6 +9,9 @@ so far, and a worker pool is stopped with its processes.
 While :func:`stop_signals` is active, SIGHUP and SIGTERM raise :class:`Stopped`
 where the program is, the way Ctrl-C raises :class:`KeyboardInterrupt`; it is
 a subclass of it, so that every place that handles Ctrl-C handles them too.
+Inside :func:`held_signals` (while a log is written) a stop waits, and acts
+once the block is left; :func:`released_signals` opens a window in it where
+stops act at once (while the match is played).
 """
 
 from __future__ import annotations
