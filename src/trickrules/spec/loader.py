@@ -114,8 +114,8 @@ def _resolve(name_or_path: str | Path, relative_to: Path | None = None) -> Path:
             return candidate
     if _is_file(path):
         return path
-    if _exists(path):  # a folder, a named pipe, a device: never opened (a pipe would wait for a writer)
-        raise SpecError(f"{text}: cannot be read (not a regular file).")
+    if text and _exists(path):  # a folder, a named pipe, a device: never opened (a pipe would wait for a writer)
+        raise SpecError(f"{_short(text)} cannot be read (not a regular file).")
     return bundled_path(text)
 
 
