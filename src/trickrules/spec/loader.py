@@ -38,7 +38,7 @@ from typing import Any, BinaryIO
 
 import attrs
 
-from trickrules.errors import SpecError
+from trickrules.errors import SpecError, shown
 from trickrules.spec.converter import MAX_INT, describe_error, structure, unstructure
 from trickrules.spec.limits import (
     MAX_DEPTH,
@@ -115,7 +115,7 @@ def _resolve(name_or_path: str | Path, relative_to: Path | None = None) -> Path:
     if _is_file(path):
         return path
     if text and _exists(path):  # a folder, a named pipe, a device: never opened (a pipe would wait for a writer)
-        raise SpecError(f"{_short(text)} cannot be read (not a regular file).")
+        raise SpecError(f"{shown(text, 4200)} cannot be read (not a regular file).")  # a path: quoted whole
     return bundled_path(text)
 
 
