@@ -1,10 +1,13 @@
 """Every command answers bad input with one line on stderr and exit 2, never a traceback and never "ok".
 
-A failed check or verification exits 1 (also with its reason on stderr); success exits 0.
+A failed check or verification exits 1 (also with its reason on stderr); success exits 0. Named pipes,
+devices and an output over an input are walked here; a closed stdout, Ctrl-C, a hang-up and a killed
+worker (a command stopped, rather than bad input) in tests/test_cli_robust.py.
 """
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -87,6 +90,14 @@ BAD_INPUTS = [
     ["conformance", "--seeds", "/tmp"],
     ["rules", "manille", "--option", "scoring=bogus", "--json"],
     ["check", "/"],
+    # an output over an input, an existing log, a device (issue 27)
+    ["replay", LOG, "--html", LOG],
+    ["replay", LOG, "--html", str(Path(LOG).parent / "." / "m.jsonl")],
+    ["play", "manille", "--log", LOG],
+    ["play", "manille", "--log", LOG, "--force", "--key-file", LOG],
+    ["play", "manille", "--log", os.devnull],
+    ["replay", LOG, "--html", os.devnull],
+    ["check", os.devnull],
 ]
 
 
@@ -103,6 +114,43 @@ def test_bad_input_is_one_line_on_stderr_and_exit_2(argv: list[str], capsys: pyt
     assert "error" in lines[0]
     assert "ok" not in captured.out.split()
     assert "Traceback" not in captured.err + captured.out
+
+
+# Every path a command reads or writes, given a named pipe: refused at once (a subprocess, so that a
+# command that would wait on the pipe fails by its timeout instead of hanging the tests).
+FIFO_INPUTS = [
+    ["replay", "{fifo}"],
+    ["replay", LOG, "--key-file", "{fifo}"],
+    ["replay", LOG, "--html", "{fifo}"],
+    ["replay", LOG, "--spec", "{fifo}"],
+    ["play", "manille", "--quiet", "--log", "{fifo}"],
+    ["play", "manille", "--quiet", "--log", "{fifo}", "--force"],
+    ["play", "manille", "--quiet", "--key-file", "{fifo}"],
+    ["play", "{fifo}"],
+    ["rules", "{fifo}"],
+    ["check", "{fifo}"],
+    ["simulate", "{fifo}", "-n", "1"],
+    ["simulate", "manille", "-n", "1", "--compare", "{fifo}"],
+    ["verify", "{fifo}"],
+    ["conformance", "--spec", "{fifo}", "--select", "nothing"],
+    ["conformance", "--cases", "{folder}", "--select", "nothing"],
+]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
+@pytest.mark.parametrize("argv", FIFO_INPUTS, ids=lambda argv: " ".join(argv).replace(LOG, "LOG"))
+def test_a_named_pipe_is_refused_at_once_with_one_line(argv: list[str], tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe.toml"
+    os.mkfifo(fifo)
+    args = [a.format(fifo=fifo, folder=tmp_path) for a in argv]
+    done = subprocess.run([sys.executable, "-m", "trickrules", *args], capture_output=True, text=True, timeout=60,
+                          cwd=tmp_path, check=False)  # fmt: skip
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert "error" in lines[0]
+    assert "regular file" in lines[0]
+    assert "Traceback" not in done.stderr
 
 
 def test_a_log_that_fails_verification_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

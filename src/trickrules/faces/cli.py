@@ -13,7 +13,7 @@ import os
 import secrets
 import stat
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
 
@@ -31,12 +31,26 @@ from trickrules.errors import (
 )
 from trickrules.faces.args import options_of
 from trickrules.faces.bots import BOTS, make_bots
+from trickrules.faces.guard import input_file, output_path, read_input, write_output
 from trickrules.faces.match import play_match
+from trickrules.faces.pool import WorkerLost
 from trickrules.faces.render import describe_event, game_data, in_print_order, rules_text, seat_list
-from trickrules.faces.table import run_table
+from trickrules.faces.stops import (
+    CLOSED_STDOUT,
+    Stdout,
+    Stopped,
+    exit_status,
+    held_signals,
+    pending_stop,
+    released_signals,
+    signal_name,
+    silence,
+    stop_signals,
+)
+from trickrules.faces.table import Table
 from trickrules.records.eventlog import EventLog
 from trickrules.records.replay import read_header, replay_file
-from trickrules.spec.loader import bundled_names
+from trickrules.spec.loader import bundled_names, bundled_path
 
 __all__ = ["main"]
 
@@ -76,17 +90,8 @@ def _count(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
-def _readable(path: str) -> None:
-    """Refuse, before any work, a path that is not a regular file (missing, a folder, a pipe, a device)."""
-    target = Path(path)
-    if not target.exists():
-        raise ArgumentError(f"{path!r} is not a file that exists")
-    if not target.is_file():
-        raise ArgumentError(f"{path!r} cannot be read (not a regular file)")
-
-
 def _cmd_check(args: argparse.Namespace) -> int:
-    _readable(args.file)
+    input_file(args.file)
     try:
         game = load(args.file)
     except SpecError as exc:  # a spec that fails the check: exit 1, the reason on stderr
@@ -109,46 +114,40 @@ def _cmd_check(args: argparse.Namespace) -> int:
     return 0
 
 
-def _printer(out: bool) -> Callable[[State], None]:
-    """What ``play`` prints after each step: every event described, or only the match's end."""
+class _Printer:
+    """What ``play`` prints after each step (every event described, or only the match's end), and the last state.
 
-    def show(state: State) -> None:
+    The last state is kept so that the log of the moves made so far is
+    written whatever stops the match.
+    """
+
+    def __init__(self, out: Stdout, every: bool) -> None:
+        self.out = out
+        self.every = every
+        self.state: State | None = None
+
+    def __call__(self, state: State) -> None:
+        self.state = state
         for event in in_print_order(state.last_events):
-            if out or isinstance(event, MatchEnded):
+            if self.every or isinstance(event, MatchEnded):
                 line = describe_event(event)
                 if line is not None:
-                    print(line)
-
-    return show
+                    self.out.line(line)
 
 
 def _key_of(path: str | None) -> bytes | None:
     """The signing key held in the file at ``path`` (its bytes, without a final line break)."""
     if path is None:
         return None
-    try:
-        with open(path, "rb") as fh:
-            key = fh.read(4097)
-    except OSError as exc:
-        raise ArgumentError(f"--key-file: {path!r} cannot be read ({exc.strerror})") from None
-    key = key.rstrip(b"\r\n")
+    key = read_input(path, "--key-file", limit=4096).rstrip(b"\r\n")
     if not 16 <= len(key) <= 4096:
         raise ArgumentError(f"--key-file: {path!r} must hold a key of 16 to 4096 bytes, found {len(key)}")
     return key
 
 
-def _writable(path: str | None, flag: str) -> None:
-    """Refuse, before any work, a path that cannot be written: a folder, or in a folder that is missing or locked."""
-    if path is None:
-        return
-    target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
-    if target.is_dir():
-        raise ArgumentError(f"{flag}: {path!r} is a folder")
-    if not folder.is_dir():
-        raise ArgumentError(f"{flag}: {path!r} cannot be written (no folder {str(folder)!r})")
-    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
-        raise ArgumentError(f"{flag}: {path!r} cannot be written (permission denied)")
+def _spec_file(game: str) -> str:
+    """The file a game argument names: a bundled spec's, or the path given."""
+    return str(bundled_path(game)) if game in bundled_names() else game
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
@@ -156,40 +155,87 @@ def _cmd_play(args: argparse.Namespace) -> int:
         raise ArgumentError(f"--deals must be at least 1, found {args.deals}")
     if args.seed is not None and not 0 <= args.seed < 2**128:
         raise ArgumentError(f"--seed must be from 0 to 2**128 - 1, found {args.seed}")
-    _writable(args.log, "--log")
+    if args.key_file is not None:
+        input_file(args.key_file, "--key-file")
+    output_path(args.log, "--log", inputs=[args.key_file, _spec_file(args.game)], force=args.force)
     game = load(args.game, options_of(args.option))
     if args.seat is not None:
         game.seat(args.seat, "--seat")
     key = _key_of(args.key_file)
     # No seed given: a secret one, printed so that the match can be played again.
     seed = args.seed if args.seed is not None else secrets.randbits(128)
-    print(f"{game.title}: seed {seed}, {args.bots} bots")
+    out = Stdout()
+    out.line(f"{game.title}: seed {seed}, {args.bots} bots")
     players = make_bots(game, args.bots, seed)
-    if args.seat is not None:  # a person at the table (faces/table.py prints the match's end itself)
-        final = run_table(game, args.seat, seed, players, max_deals=args.deals)
-    else:
-        final = play_match(game, players, seed, max_deals=args.deals, on_step=_printer(not args.quiet))
-    if not final.is_terminal and args.seat is None:
-        scores = ", ".join(f"seat {s} {x}" for s, x in final.scoreboard.items())
-        print(f"\nStopped after {args.deals} deal(s). Scores: {scores}")
+    table = Table(game, args.seat, seed, players, max_deals=args.deals) if args.seat is not None else None
+    printer = _Printer(out, not args.quiet)
+    # Whatever ends the match (its end, Ctrl-C, a hang-up, a closed stdout, a terminal gone), the log of
+    # the moves made is written: a stop that comes while it is written waits until it is.
+    stop: KeyboardInterrupt | None = None
+    gone: OSError | None = None
+    with held_signals():
+        try:
+            with released_signals():
+                try:
+                    if table is not None:  # a person at the table (faces/table.py prints the match's end itself)
+                        table.run()
+                        if isinstance(table.stopped, Stopped):  # Ctrl-C at the seat is leaving the table, as quit
+                            stop = table.stopped
+                    else:
+                        play_match(game, players, seed, max_deals=args.deals, on_step=printer)
+                except OSError as exc:  # stdout closed, or the terminal gone: the match ends where it is
+                    out.lost()
+                    gone = exc
+        except KeyboardInterrupt as exc:
+            stop = exc
+        final = table.state if table is not None else printer.state
+        if table is None and stop is None and final is not None and not final.is_terminal:
+            scores = ", ".join(f"seat {s} {x}" for s, x in final.scoreboard.items())
+            out.line(f"\nStopped after {args.deals} deal(s). Scores: {scores}")
+        written = _write_log(final, args.log, key)
+        stop = stop or pending_stop()
+    if stop is not None:
+        saved = f"; the log so far ({_count(written, 'event')}) is in {args.log}" if written is not None else ""
+        _say_stop(f"play: stopped by {signal_name(stop)}{saved}")
+        return exit_status(stop)
+    if gone is not None and not isinstance(gone, BrokenPipeError):
+        saved = f"; the log so far ({_count(written, 'event')}) is in {args.log}" if written is not None else ""
+        _say_stop(f"play: the terminal is gone ({gone.strerror}){saved}")
+        return 1
+    if written is not None:
+        out.line(f"Log written to {args.log} ({written} events).")
+    return CLOSED_STDOUT if out.closed else 0
+
+
+def _write_log(final: State | None, path: str | None, key: bytes | None) -> int | None:
+    """Write the log of ``final`` to ``path`` (signed with ``key``); how many events it holds (``None``: none)."""
+    if path is None or final is None:
+        return None
     log = EventLog.from_state(final)
     if key is not None:
         log = log.sign(key)
-    if args.log:
-        log.save(args.log)
-        print(f"Log written to {args.log} ({len(log.entries)} events).")
-    return 0
+    write_output(path, log.to_json(), "--log")
+    return len(log.entries)
+
+
+def _say_stop(text: str) -> None:
+    """One line on stderr, if stderr is still there (after a hang-up the terminal may be gone)."""
+    try:
+        print(text, file=sys.stderr)
+    except OSError:
+        silence(sys.stderr)
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
-    _readable(args.file)
-    _writable(args.html, "--html")
+    input_file(args.file)
+    for given, flag in ((args.spec, "--spec"), (args.key_file, "--key-file")):
+        if given is not None:
+            input_file(given, flag)
     if args.seat is not None and not args.html:
         raise ArgumentError("--seat says whose view the page shows: give --html OUT too")
-    if args.spec is not None:
-        _readable(args.spec)
     key = _key_of(args.key_file)
     beside = _spec_beside(args.file) if args.spec is None else None
+    output_path(args.html, "--html", inputs=[args.file, args.spec, args.key_file, beside])
     game = _spec_game(args.file, args.spec if beside is None else beside)
     try:
         state = replay_file(args.file, game, partial=args.partial, key=key)
@@ -288,6 +334,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--deals", type=int, default=None, help="stop after this many deals")
     p.add_argument("--bots", choices=sorted(BOTS), default="heuristic")
     p.add_argument("--log", help="write the event log (JSON Lines) to this file")
+    p.add_argument("--force", action="store_true", help="replace the file --log names if it exists")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
     p.add_argument("--quiet", action="store_true", help="print only the summary")
     p.add_argument("--key-file", help="sign the log written with --log with the key in this file")
@@ -318,13 +365,21 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
     args = _parser().parse_args(argv)
-    try:
-        status: int = args.func(args)
-    except TrickrulesError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    except BrokenPipeError:
-        return 0
+    with stop_signals():
+        try:
+            status: int = args.func(args)
+        except WorkerLost as exc:  # not bad input: the run failed
+            print(f"error: {exc}", file=sys.stderr)
+            return 1
+        except TrickrulesError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+        except BrokenPipeError:  # stdout closed (``| head``): nothing more to print
+            silence(sys.stdout)
+            return CLOSED_STDOUT
+        except KeyboardInterrupt as exc:  # Ctrl-C, a hang-up, SIGTERM: one line, no traceback
+            _say_stop(f"{args.command}: stopped by {signal_name(exc)}")
+            return exit_status(exc)
     return status
 
 

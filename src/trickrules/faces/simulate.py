@@ -31,7 +31,7 @@ import random
 import warnings
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import Executor, Future
+from concurrent.futures import BrokenExecutor, Executor, Future
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +46,7 @@ from trickrules.engine.state import State
 from trickrules.engine.values import Phase
 from trickrules.errors import ArgumentError
 from trickrules.faces.bots import BOTS, Bot
+from trickrules.faces.pool import WorkerLost, kill_hook
 from trickrules.faces.stats import Estimate, Statistics, StatisticsCounter, merge_all
 from trickrules.records.view import View
 
@@ -279,6 +280,7 @@ def _derived(seed: int, indices: range, purpose: str) -> Any:
 
 def play_chunk(chunk: Chunk) -> ChunkResult:
     """Play a chunk's matches and count them (a module-level function, so that any executor can run it)."""
+    kill_hook(chunk.first)
     game = chunk.game
     if chunk.native and all(kind == "random" for kind in chunk.bots):
         kernel = _kernel(game)
@@ -425,6 +427,11 @@ def simulate(
     deals, choice for choice, as the engine plays them. ``native=False``
     has the engine play them; a game the kernel does not cover is played by
     the engine, and a :class:`KernelFallback` warning says so once.
+
+    A chunk whose worker process dies (``BrokenExecutor``) is played once
+    more, on a fresh pool where the executor can ``renew()`` itself
+    (:class:`~trickrules.faces.pool.WorkerPool`); lost again, it is a
+    :class:`~trickrules.faces.pool.WorkerLost` error.
     """
     played = _game_of(game, options)
     kinds = bot_kinds(bots, played.players)
@@ -461,11 +468,12 @@ def _run(
     parts: list[Statistics] = []
     counted = matches = submitted = 0
     per_match: float | None = None  # deals per match seen so far
+    retried: set[int] = set()  # the chunks (by first match) played again after a lost worker
 
     def submit(count: int) -> None:
         nonlocal submitted
         chunk = evolve(base, first=submitted, count=count)
-        pending.append((chunk, play_chunk(chunk) if executor is None else executor.submit(play_chunk, chunk)))
+        pending.append((chunk, play_chunk(chunk) if executor is None else _submit(executor, chunk)))
         submitted += count
 
     try:
@@ -488,7 +496,20 @@ def _run(
                 submit(max(1, min(math.floor(share) if executor is None else math.ceil(share),
                                   math.ceil(_CHUNK_DEALS / per_match))))  # fmt: skip
             chunk, outcome = pending.popleft()
-            result = outcome if isinstance(outcome, ChunkResult) else outcome.result()
+            while not isinstance(outcome, ChunkResult):
+                try:
+                    outcome = outcome.result()
+                except BrokenExecutor:  # a worker died (killed, out of memory): once more on a fresh pool
+                    assert executor is not None
+                    if chunk.first in retried:
+                        last = chunk.first + chunk.count - 1
+                        raise WorkerLost(
+                            f"a worker process was lost while playing matches {chunk.first} to {last} of the "
+                            "simulation, and again when they were played once more (killed, or out of memory?)"
+                        ) from None
+                    retried.add(chunk.first)
+                    outcome = _replay_lost(executor, chunk, pending)
+            result = outcome
             cut = _cut(result.deals_per_match, deals - counted)
             if cut is not None and cut < chunk.count:
                 result = _cut_short(chunk, result, cut)
@@ -504,6 +525,34 @@ def _run(
         for _, outcome in pending:
             if isinstance(outcome, Future):
                 outcome.cancel()
+
+
+def _submit(executor: Executor, chunk: Chunk) -> Future[ChunkResult]:
+    """``play_chunk(chunk)`` on ``executor``; a broken pool's refusal comes back as the future's exception."""
+    try:
+        return executor.submit(play_chunk, chunk)
+    except BrokenExecutor as exc:
+        failed: Future[ChunkResult] = Future()
+        failed.set_exception(exc)
+        return failed
+
+
+def _replay_lost(
+    executor: Executor, chunk: Chunk, pending: deque[tuple[Chunk, Future[ChunkResult] | ChunkResult]]
+) -> Future[ChunkResult]:
+    """After a lost worker: renew the pool if it can be, and submit ``chunk`` and every chunk in flight again.
+
+    A broken process pool fails everything it held, so the chunks in flight
+    that were not done go again too; those done are kept.
+    """
+    renew = getattr(executor, "renew", None)
+    if callable(renew):
+        renew()
+    for n, (other, outcome) in enumerate(pending):
+        if isinstance(outcome, Future) and not (outcome.done() and not outcome.cancelled() and not outcome.exception()):
+            outcome.cancel()
+            pending[n] = (other, _submit(executor, other))
+    return _submit(executor, chunk)
 
 
 def _cut_short(chunk: Chunk, result: ChunkResult, cut: int) -> ChunkResult:

@@ -18,7 +18,7 @@ import math
 import sys
 import warnings
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from contextlib import contextmanager
 from typing import Any
 
@@ -46,10 +46,9 @@ def variant_of(base: str, options: dict[str, str], compare: str) -> Game:
 
 @contextmanager
 def _executor(jobs: int) -> Iterator[Executor | None]:
-    if jobs == 1:
-        yield None
-        return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    from trickrules.faces.pool import worker_pool  # workers that ignore Ctrl-C, ended with the command
+
+    with worker_pool(jobs) as pool:
         yield pool
 
 

@@ -23,6 +23,7 @@ deal (a deal once scored stays scored). End of input leaves the table like ``qui
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from collections.abc import Iterable, Sequence
 from typing import TextIO
@@ -56,6 +57,7 @@ from trickrules.engine.values import Phase
 from trickrules.errors import ArgumentError, IllegalActionError
 from trickrules.faces.bots import Bot
 from trickrules.faces.render import describe_event, in_print_order
+from trickrules.faces.stops import Stopped, signal_name
 from trickrules.records.view import View
 
 __all__ = ["PROMPT", "Table", "deal_bidding", "describe_view", "hand_groups", "ordered_choices", "run_table"]
@@ -127,6 +129,9 @@ class Table:
         # The state before each of the person's moves in this deal, with the move's text.
         self._undo: list[tuple[State, str]] = []
         self._dealt_since = False  # a new deal came after the person's last move
+        #: What stopped the session early: Ctrl-C (a :class:`KeyboardInterrupt`), or a hang-up or termination
+        #: signal (a :class:`~trickrules.faces.stops.Stopped`, with the command's ``stop_signals``); else ``None``.
+        self.stopped: KeyboardInterrupt | None = None
 
     # -- the loop ------------------------------------------------------------------
 
@@ -142,8 +147,11 @@ class Table:
                         return self.state
                 else:
                     self._advance(self.state.apply(self.bots[seat].choose(View.from_state(self.state, seat))))
-        except KeyboardInterrupt:  # Ctrl-C: leave the table as quit does, without a traceback
-            self._leave("\nInterrupted: you")
+        except KeyboardInterrupt as stop:  # Ctrl-C (or SIGHUP, SIGTERM): leave as quit does, without a traceback
+            self.stopped = stop
+            how = "\nInterrupted: you" if not isinstance(stop, Stopped) else f"\nStopped by {signal_name(stop)}: you"
+            with contextlib.suppress(OSError):  # after a hang-up the terminal may be gone
+                self._leave(how)
             return self.state
         if not self.state.is_terminal:
             self._write(f"\nStopped after {self.state.match.deals_done} deal(s). Scores: {self._scores()}")

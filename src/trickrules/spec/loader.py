@@ -26,17 +26,19 @@ import copy
 import functools
 import hashlib
 import json
+import os
 import re
+import stat
 import tomllib
 import unicodedata
 from collections import deque
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import attrs
 
-from trickrules.errors import SpecError
+from trickrules.errors import SpecError, shown
 from trickrules.spec.converter import MAX_INT, describe_error, structure, unstructure
 from trickrules.spec.limits import (
     MAX_DEPTH,
@@ -112,7 +114,17 @@ def _resolve(name_or_path: str | Path, relative_to: Path | None = None) -> Path:
             return candidate
     if _is_file(path):
         return path
+    if text and _exists(path):  # a folder, a named pipe, a device: never opened (a pipe would wait for a writer)
+        raise SpecError(f"{shown(text, 4200)} cannot be read (not a regular file).")  # a path: quoted whole
     return bundled_path(text)
+
+
+def _exists(path: Path) -> bool:
+    """Whether something is at ``path`` (a file or not); a name the system refuses names nothing."""
+    try:
+        return path.exists()
+    except (OSError, ValueError):
+        return False
 
 
 def _resolve_parent(parent: str, overlay: Path, where: str) -> Path:
@@ -180,9 +192,24 @@ def _read(path: Path, budget: list[int]) -> dict[str, Any]:
     """:func:`read_raw`, taking the file's size from ``budget``: the bytes a spec and its bases may still hold."""
     where = str(path)
     try:
-        size = path.stat().st_size
+        # O_NONBLOCK, and the file's kind checked once open: a path that is (or became) a named pipe
+        # is refused instead of waiting for a writer.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     except OSError as exc:
         raise SpecError(f"{where}: cannot be read ({exc.strerror}).") from None
+    with os.fdopen(fd, "rb") as fh:
+        return _read_open(fh, where, budget)
+
+
+def _read_open(fh: BinaryIO, where: str, budget: list[int]) -> dict[str, Any]:
+    """:func:`_read` of a file once open: a regular one only, within the budget."""
+    try:
+        info = os.fstat(fh.fileno())
+    except OSError as exc:
+        raise SpecError(f"{where}: cannot be read ({exc.strerror}).") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise SpecError(f"{where}: cannot be read (not a regular file).")
+    size = info.st_size
     if size > MAX_SPEC_BYTES:
         raise SpecError(f"{where}: the file is {size} bytes; specs are limited to {MAX_SPEC_BYTES}.")
     if size > budget[0]:
@@ -191,7 +218,7 @@ def _read(path: Path, budget: list[int]) -> dict[str, Any]:
             f"{MAX_SPEC_BYTES} bytes together."
         )
     try:
-        data = path.read_bytes()[: budget[0] + 1]
+        data = fh.read(budget[0] + 1)
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise SpecError(f"{where}: not valid UTF-8 at byte {exc.start}.") from None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from trickrules.faces.conformance.runner import (
     verify_variant,
 )
 from trickrules.faces.conformance.standalone import SpecReport, is_overlay, verify_spec
+from trickrules.faces.guard import input_file
 from trickrules.spec.loader import bundled_names
 
 __all__ = ["add_commands", "coverage_markdown"]
@@ -103,7 +105,9 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     if not args.overlays and not args.option:
         raise ArgumentError("nothing to verify: name a spec or overlay file or give --option GAME:OPTION=CHOICE")
     for overlay in args.overlays:
-        if not Path(overlay).is_file() and overlay not in bundled_names():
+        if os.path.lexists(overlay):
+            input_file(overlay)  # a regular file: a named pipe or a device is refused unread
+        elif overlay not in bundled_names():
             raise ArgumentError(f"{overlay!r} is neither a spec or overlay file that exists nor a bundled overlay")
     options = []
     for text in args.option or ():

@@ -14,6 +14,7 @@ from attrs import evolve, field, frozen
 from attrs.validators import in_
 
 from trickrules.errors import SpecError
+from trickrules.faces.guard import read_input
 from trickrules.spec.converter import describe_error, structure
 from trickrules.spec.frozenmap import FrozenMap
 from trickrules.spec.loader import parse_raw
@@ -160,7 +161,13 @@ class Case:
 
 
 def _load(path: Path) -> dict[str, Any]:
-    return parse_raw(path.read_text(encoding="utf-8"), str(path))
+    """One TOML file of the suite, as plain data; a named pipe, a device or a folder is refused unread."""
+    data = read_input(path, error=SpecError)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise SpecError(f"{path}: not valid UTF-8 at byte {exc.start}.") from None
+    return parse_raw(text, str(path))
 
 
 def load_manifest(path: Path) -> Manifest:

@@ -21,7 +21,9 @@ from pathlib import Path
 
 from attrs import frozen
 
+from trickrules.errors import SpecError
 from trickrules.faces.conformance.model import Manifest
+from trickrules.faces.guard import read_input
 
 __all__ = ["Accounting", "ChangedLine", "account", "line_digest", "recorded", "short_source", "source_lines"]
 
@@ -40,9 +42,9 @@ def short_source(manifest: Manifest) -> str:
 def source_lines(manifest: Manifest, seeds: Path) -> list[str] | None:
     """The lines of the manifest's source document in ``seeds`` (``None`` where it is not there)."""
     path = seeds / manifest.document.source
-    if not path.is_file():
+    if not path.is_file():  # a named pipe or a device is none: never opened
         return None
-    return path.read_text(encoding="utf-8").split("\n")
+    return read_input(path, error=SpecError).decode("utf-8").split("\n")
 
 
 @frozen
