@@ -604,3 +604,29 @@ def test_markup_from_the_spec_shows_as_text_in_the_browser(hostile: tuple[State,
         assert (HOSTILE in shown) is (page == above)  # the title in the notes (a view names the game)
         assert SYMBOL in shown  # a spade's symbol
         assert any(HOSTILE in line for line in shown)  # the outcome in the payments
+
+
+def test_a_spec_of_ones_own_named_as_a_bundled_game_is_drawn_as_itself(tmp_path: Path) -> None:
+    """A spec sharing a bundled game's name keeps its own title and seating in every seat's picture and the page."""
+    text = (Path(__file__).resolve().parents[1] / "specs" / "manille.toml").read_text(encoding="utf-8")
+    text = text.replace('title = "Manille"', 'title = "Manille of my club"').replace(
+        'direction = "counterclockwise"', 'direction = "clockwise"'
+    )
+    spec = tmp_path / "manille.toml"
+    spec.write_text(text, encoding="utf-8")
+    game = trickrules.load(str(spec))
+    state = game.new_match(seed=2)
+    for _ in range(6):
+        state = state.apply(state.legal_actions()[0])
+    for seat in range(game.players):
+        picture = make_view(state, seat).picture(game=game)
+        assert picture.title == "Manille of my club"
+        assert picture.clockwise
+        bundled = make_view(state, seat).picture()  # by the name alone: the bundled game's looks
+        assert bundled.title == "Manille"
+        assert not bundled.clockwise
+    with pytest.raises(ArgumentError, match="not of"):
+        make_view(state, 0).picture(game=trickrules.load("quadrille"))
+    page = replay_page(state)
+    assert "Manille of my club" in page
+    assert ">Manille<" not in page

@@ -141,14 +141,14 @@ class _Walk:
 
     def add(self, state: State, caption: str, pictures: Sequence[svg.Table] | None = None) -> None:
         if pictures is None:
-            views = [make_view(state, s).picture(self.deck) for s in range(self.players)]
+            views = [make_view(state, s).picture(self.deck, state.game) for s in range(self.players)]
             pictures = [state.picture(), *views]
         self.frames.append(Frame(state.deal.number, self.tricks, caption, pictures, self.panel()))
 
     def trick(self, before: State, played: CardPlayed, won: TrickWon) -> None:
         self.tricks = won.number
         plays = (*before.trick_cards(), (played.seat, played.card))
-        views = [make_view(before, s).picture(self.deck) for s in range(self.players)]
+        views = [make_view(before, s).picture(self.deck, before.game) for s in range(self.players)]
         scores = self.scores[-1][1] if self.scored else ()
         pictures = [_played(t, played, won, plays, scores) for t in (before.picture(), *views)]
         caption = f"Deal {before.deal.number + 1}: trick {won.number} to seat {won.seat}"

@@ -20,9 +20,9 @@ from attrs import fields as attr_fields
 
 from trickrules.engine.mechanism import mechanism_named, seat_views
 from trickrules.engine.phases import BUILT_IN
-from trickrules.engine.state import State
+from trickrules.engine.state import GameLike, State
 from trickrules.engine.values import Phase
-from trickrules.errors import LogFormatError
+from trickrules.errors import ArgumentError, LogFormatError
 from trickrules.records.strictjson import read_json, show
 from trickrules.spec.converter import Total, converter, describe_error
 
@@ -82,17 +82,24 @@ class View:
         """What ``seat`` may know of ``state``."""
         return make_view(state, seat)
 
-    def picture(self, deck: svg.Deck | None = None) -> svg.Table:
+    def picture(self, deck: svg.Deck | None = None, game: GameLike | None = None) -> svg.Table:
         """The seat's table as data for :func:`trickrules.svg.table`: its own hand face up, the others hidden.
 
-        ``deck`` says how the cards look; by default the bundled game the view
-        names gives it (a view of another game shows plain card codes).
+        ``game`` is the game the view is of: it gives the title, the seating and
+        how the cards look. By default it is the bundled game the view names; a
+        view of another game shows plain card codes, unless its game is given
+        (a spec of one's own may share a bundled game's name). ``deck`` says how
+        the cards look, whatever the game. :class:`~trickrules.errors.ArgumentError`
+        if ``game`` is not a game named as the view's.
         """
         from trickrules import svg
         from trickrules.engine.game import load
         from trickrules.spec.loader import bundled_names
 
-        game = load(self.game) if self.game in bundled_names() else None
+        if game is None:
+            game = load(self.game) if self.game in bundled_names() else None
+        elif getattr(game, "name", None) != self.game:
+            raise ArgumentError(f"game: the view is of {self.game!r}, not of {show(getattr(game, 'name', game))}.")
         if deck is None:
             deck = svg.Deck.of(game.cards.codes, game.spec.deck.suits) if game is not None else svg.Deck()
         table: dict[str, Any] = {
