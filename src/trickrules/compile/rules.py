@@ -311,6 +311,33 @@ def _check_calling(spec: Spec, cards: CardTable, where: str) -> None:
             raise _fail(where, "calling.ranks", f"with trumps {trumps!r}, every card of these ranks is a trump.")
 
 
+def _check_contracts(spec: Spec, sizes: DealSizes, where: str) -> None:
+    """Every contract must be playable: biddable with some hand, and with a trump table for its trumps.
+
+    A contract needing more cards than a hand holds could never be bid (with
+    ``all_pass = { action = "redeal" }`` and no other contract, every deal
+    would be redealt for ever); one played without trumps (``trump_by =
+    "none"``) needs the no-trump tables that ``trump.allow_none`` gives.
+    """
+    no_trump = spec.trump.allow_none or spec.trump.chosen_by == "none"
+    for n, c in enumerate(spec.bidding.contracts):
+        path = f"bidding.contracts[{n}]"
+        needed = len(set(c.requires_cards))
+        if needed > sizes.largest:
+            raise _fail(
+                where,
+                f"{path}.requires_cards",
+                f"{c.name!r} needs {needed} cards in the bidder's hand, but a hand holds at most "
+                f"{sizes.largest}: it could never be bid.",
+            )
+        if c.trump_by == "none" and not no_trump:
+            raise _fail(
+                where,
+                f"{path}.trump_by",
+                f"{c.name!r} is played without trumps ('none'): that needs trump.allow_none = true.",
+            )
+
+
 def _check_names(spec: Spec, where: str) -> list[str]:
     """Check the names of the contracts; them, in order."""
     names = [c.name for c in spec.bidding.contracts]
@@ -498,6 +525,7 @@ def compile_rules(spec: Spec, cards: CardTable, where: str) -> Rules:
     names = _check_names(spec, where)
     _check_holders(spec, cards, sizes, where)
     _check_calling(spec, cards, where)
+    _check_contracts(spec, sizes, where)
     contracts, svars, bids, (outcomes, bonuses) = _compile_formulas(spec, cards, formulas, sizes)
     ap_contract, ap_holder = _compile_all_pass(spec, cards, names, where)
     announcements, late = _compile_announcements(spec, names, hand, where)
@@ -553,6 +581,6 @@ def compile_rules(spec: Spec, cards: CardTable, where: str) -> Rules:
         match_winner=MatchWinner(spec.match.winner),
         clockwise=spec.seating.direction == "clockwise",
         privileged_mask_by_trump=_privileged_masks(cards, play),
-        making=compile_making(spec, where),
+        making=compile_making(spec, cards.suit_codes, where),
         bids=bids,
     )
