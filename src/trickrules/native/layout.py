@@ -56,6 +56,8 @@ FIRST_DEALER = 10
 REDEAL = 11
 #: Set by the scoring when the deal was played out without a contract or a score (informational).
 NO_SCORE = 12
+#: How many deals in a row were thrown in (everyone passed) just before the current one (``Dealing.thrown``).
+THROWN = 13
 
 # -- the deal (DealInfo) -----------------------------------------------------------------------------------
 DEALER = 16
