@@ -180,7 +180,7 @@ def _step(state: State, action: Action) -> State:
     events.append((DEALER, Redeal(d.number, d.dealer)))
     thrown = thrown_in(state, d, not rules.all_pass_redeal_next, "bid a contract")
     if rules.all_pass_redeal_next:
-        return deal_end.pass_out(state, d, events, thrown)
+        return deal_end.pass_out(state, d, events)
     return start_deal(state, d.number, dealing(d).shuffle + 1, d.dealer, state.match, events, thrown=thrown)
 
 

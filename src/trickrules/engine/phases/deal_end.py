@@ -53,15 +53,15 @@ def finish_deal(
     return _after_deal(state, hands, d, tally, match, events)
 
 
-def pass_out(state: State, d: DealInfo, events: list[tuple[Actor, Event]], thrown: int = 0) -> State:
+def pass_out(state: State, d: DealInfo, events: list[tuple[Actor, Event]]) -> State:
     """A deal everyone passed, thrown in: it counts as played, and the next dealer deals.
 
-    ``thrown``: how many deals in a row, this one included, were thrown in (``deal.thrown_in``).
+    The caller has counted it (``deal.thrown_in``); the next deal knows how many were thrown in before it.
     """
     match = state.match
     events.append((DEALER, DealScored(d.number, "passed out", match.scores, match.pot)))
     match = evolve(match, deals_done=match.deals_done + 1)
-    return _after_deal(state, state.hands, d, state.tally, match, events, thrown)
+    return _after_deal(state, state.hands, d, state.tally, match, events, dealing(d).thrown + 1)
 
 
 def _check_totals(d: DealInfo, scores: list[int], pot: int) -> None:

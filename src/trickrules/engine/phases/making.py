@@ -121,7 +121,7 @@ def _step(state: State, action: Action) -> State:
         events: list[tuple[Actor, Event]] = [*said, (DEALER, Redeal(d.number, d.dealer))]
         thrown = thrown_in(state, d, not making.redeal_next, "make trumps")
         if making.redeal_next:  # thrown in: the deal counts, and the next dealer deals
-            return deal_end.pass_out(state, d, events, thrown)
+            return deal_end.pass_out(state, d, events)
         return start_deal(state, d.number, dealing(d).shuffle + 1, d.dealer, state.match, events, thrown=thrown)
     d = evolve(d, trump=game.cards.suit_codes.index(action.arg), declarer=seat)
     events = [(seat, shared(TrumpNamed, seat, action.arg))]
