@@ -243,6 +243,30 @@ def test_a_contract_without_trumps_needs_the_no_trump_tables(tmp_path: Path) -> 
         trickrules.load(path)
 
 
+@pytest.mark.parametrize("trump_by", ["fixed", "turned"])
+def test_a_contract_cannot_have_trumps_known_at_the_deal_when_the_game_has_none(tmp_path: Path, trump_by: str) -> None:
+    # They loaded, and the declarer named trumps all the same: the contract's word was silently ignored.
+    path = tmp_path / f"tb-{trump_by}.toml"
+    path.write_text(
+        'extends = "quadrille"\n[variant]\nname = "tb"\ntitle = "tb"\nchanges = []\n'
+        f'[bidding]\ncontracts = [{{ name = "solo", trump_by = "{trump_by}" }}]\n'
+    )
+    pattern = rf"bidding\.contracts\[3\]\.trump_by: 'solo': '{trump_by}' trumps are known when the cards are dealt"
+    with pytest.raises(SpecError, match=pattern):
+        trickrules.load(path)
+
+
+def test_a_contract_cannot_choose_trumps_the_deal_has_already_fixed(tmp_path: Path) -> None:
+    text = _NOBID.replace("__BY__", "same_dealer").replace("__REQUIRES__", 'trump_by = "declarer"')
+    text = text.replace('chosen_by = "declarer"', 'chosen_by = "fixed"\nsuit = "S"')
+    path = tmp_path / "fixed.toml"
+    path.write_text(text)
+    with pytest.raises(
+        SpecError, match=r"bidding\.contracts\[0\]\.trump_by: .*\(trump\.chosen_by = 'fixed'\), so no contract"
+    ):
+        trickrules.load(path)
+
+
 # -- the guard at run time ---------------------------------------------------------------
 
 STUCK = "stuck"

@@ -40,7 +40,7 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from attrs import frozen
+from attrs import field, frozen
 
 from trickrules.compile.cards import NO_TRUMP
 from trickrules.compile.modes import AnteWhen, HandSizeOrder, TrumpChooser
@@ -108,8 +108,9 @@ class Dealing:
     drawn: tuple[tuple[str, int], ...] = ()
     #: While the deal is dealt at chance steps: the cards dealt so far, in order (``None`` once it is dealt).
     cards: tuple[int, ...] | None = None
-    #: How many deals in a row were thrown in (everyone passed) just before this one (see :func:`thrown_in`).
-    thrown: int = 0
+    #: How many deals in a row were thrown in (everyone passed) just before this one (see :func:`thrown_in`);
+    #: left out of the repr, which shows the deal itself.
+    thrown: int = field(default=0, repr=False)
 
 
 @frozen(weakref_slot=False)
