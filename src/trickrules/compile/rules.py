@@ -38,6 +38,7 @@ from trickrules.compile.modes import (
     WindowSeats,
 )
 from trickrules.compile.play import PlayRules, compile_play
+from trickrules.compile.playable import check_contracts
 from trickrules.compile.ranges import Range, union
 from trickrules.compile.scoring import (
     PAYMENT_ROLES,
@@ -311,54 +312,6 @@ def _check_calling(spec: Spec, cards: CardTable, where: str) -> None:
             raise _fail(where, "calling.ranks", f"with trumps {trumps!r}, every card of these ranks is a trump.")
 
 
-#: The ways of choosing trumps that fix them when the cards are dealt (a contract cannot change them).
-_AT_THE_DEAL = ("fixed", "turned")
-
-
-def _check_contracts(spec: Spec, sizes: DealSizes, where: str) -> None:
-    """Every contract must be playable: biddable with some hand, and with trumps it can have.
-
-    A contract needing more cards than a hand holds could never be bid (with
-    ``all_pass = { action = "redeal" }`` and no other contract, every deal
-    would be redealt for ever); one played without trumps (``trump_by =
-    "none"``) needs the no-trump tables that ``trump.allow_none`` gives; and
-    trumps fixed or turned at the deal are the game's, not a contract's (its
-    word was silently ignored).
-    """
-    no_trump = spec.trump.allow_none or spec.trump.chosen_by == "none"
-    for n, c in enumerate(spec.bidding.contracts):
-        path = f"bidding.contracts[{n}]"
-        needed = len(set(c.requires_cards))
-        if needed > sizes.largest:
-            raise _fail(
-                where,
-                f"{path}.requires_cards",
-                f"{c.name!r} needs {needed} cards in the bidder's hand, but a hand holds at most "
-                f"{sizes.largest}: it could never be bid.",
-            )
-        if c.trump_by == "none" and not no_trump:
-            raise _fail(
-                where,
-                f"{path}.trump_by",
-                f"{c.name!r} is played without trumps ('none'): that needs trump.allow_none = true.",
-            )
-        chosen = spec.trump.chosen_by
-        if c.trump_by in _AT_THE_DEAL and c.trump_by != chosen:
-            raise _fail(
-                where,
-                f"{path}.trump_by",
-                f"{c.name!r}: {c.trump_by!r} trumps are known when the cards are dealt, before any bid: "
-                f"that needs trump.chosen_by = {c.trump_by!r}.",
-            )
-        if (chosen in _AT_THE_DEAL or chosen == "none") and c.trump_by and c.trump_by != chosen:
-            raise _fail(
-                where,
-                f"{path}.trump_by",
-                f"{c.name!r}: the trumps are known when the cards are dealt (trump.chosen_by = {chosen!r}), "
-                f"so no contract can have them chosen by {c.trump_by!r}.",
-            )
-
-
 def _check_names(spec: Spec, where: str) -> list[str]:
     """Check the names of the contracts; them, in order."""
     names = [c.name for c in spec.bidding.contracts]
@@ -546,7 +499,7 @@ def compile_rules(spec: Spec, cards: CardTable, where: str) -> Rules:
     names = _check_names(spec, where)
     _check_holders(spec, cards, sizes, where)
     _check_calling(spec, cards, where)
-    _check_contracts(spec, sizes, where)
+    check_contracts(spec, sizes, where)
     contracts, svars, bids, (outcomes, bonuses) = _compile_formulas(spec, cards, formulas, sizes)
     ap_contract, ap_holder = _compile_all_pass(spec, cards, names, where)
     announcements, late = _compile_announcements(spec, names, hand, where)
