@@ -69,8 +69,36 @@ def _check_partners(spec: Spec, where: str) -> None:
         )
 
 
-def compile_making(spec: Spec, where: str) -> Making | None:
-    """Check ``[making]`` and compile it; ``None`` unless ``trump.chosen_by = "made"``."""
+def _check_offers(spec: Spec, suits: tuple[str, ...], where: str) -> None:
+    """Every round must offer a suit to name: else the round is dead, and with stick the dealer he has no action.
+
+    An ``others`` round offers every suit but the turned card's, so nothing
+    with a deck of one suit; a ``turned`` or ``any`` round always offers one.
+    """
+    if len(suits) > 1:
+        return
+    m = spec.making
+    for k, kind in enumerate(m.rounds):
+        if kind == "others":
+            stuck = (
+                " and the dealer, who may not pass in it (making.dealer_must_name), would have no legal action"
+                if m.dealer_must_name and k == len(m.rounds) - 1
+                else ""
+            )
+            raise _fail(
+                where,
+                f"making.rounds[{k}]",
+                f"an 'others' round offers every suit but the turned card's, and the deck has one suit "
+                f"({suits[0]!r}): nobody could name trumps in it{stuck}.",
+            )
+
+
+def compile_making(spec: Spec, suits: tuple[str, ...], where: str) -> Making | None:
+    """Check ``[making]`` and compile it; ``None`` unless ``trump.chosen_by = "made"``.
+
+    ``suits`` are the deck's suit codes. A section whose rounds could leave a
+    seat with no legal action, or nobody able to make trumps, is refused.
+    """
     if spec.trump.chosen_by != "made":
         _check_unused(spec, where)
         return None
@@ -98,6 +126,7 @@ def compile_making(spec: Spec, where: str) -> Making | None:
         )
     if m.discard_turned and not taken:
         raise _fail(where, "making.discard_turned", "needs the dealer to take the turned card (taken_by = 'dealer').")
+    _check_offers(spec, suits, where)
     _check_partners(spec, where)
     return Making(
         rounds=tuple(MakingRound(kind) for kind in m.rounds),

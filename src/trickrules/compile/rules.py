@@ -38,6 +38,7 @@ from trickrules.compile.modes import (
     WindowSeats,
 )
 from trickrules.compile.play import PlayRules, compile_play
+from trickrules.compile.playable import check_contracts
 from trickrules.compile.ranges import Range, union
 from trickrules.compile.scoring import (
     PAYMENT_ROLES,
@@ -498,6 +499,7 @@ def compile_rules(spec: Spec, cards: CardTable, where: str) -> Rules:
     names = _check_names(spec, where)
     _check_holders(spec, cards, sizes, where)
     _check_calling(spec, cards, where)
+    check_contracts(spec, sizes, where)
     contracts, svars, bids, (outcomes, bonuses) = _compile_formulas(spec, cards, formulas, sizes)
     ap_contract, ap_holder = _compile_all_pass(spec, cards, names, where)
     announcements, late = _compile_announcements(spec, names, hand, where)
@@ -553,6 +555,6 @@ def compile_rules(spec: Spec, cards: CardTable, where: str) -> Rules:
         match_winner=MatchWinner(spec.match.winner),
         clockwise=spec.seating.direction == "clockwise",
         privileged_mask_by_trump=_privileged_masks(cards, play),
-        making=compile_making(spec, where),
+        making=compile_making(spec, cards.suit_codes, where),
         bids=bids,
     )

@@ -38,7 +38,7 @@ from trickrules.compile.codegen import unpacker
 from trickrules.engine.actions import Action
 from trickrules.engine.kernel import flipped, mask_of, trick_end
 from trickrules.engine.phases.play import deal_ends, window_after
-from trickrules.engine.state import State
+from trickrules.engine.state import State, dead_end
 from trickrules.engine.values import Phase, Tally, evolve
 
 __all__ = ["play_random"]
@@ -73,7 +73,7 @@ def play_random(state: State, seats: int, rng: random.Random) -> tuple[State, in
             chooser = state.chooser
             if chooser is None or not (seats >> chooser) & 1:
                 return state, taken, None
-            legal = state.legal_actions()
+            legal = state.legal_actions()  # never empty: a dead end raises the engine's SpecError
             action = legal[int(rng.random() * len(legal))]
             after = state.apply(action)
             if after.match.deals_done != state.match.deals_done:
@@ -115,6 +115,8 @@ def _cards(state: State, seats: int, rng: random.Random) -> tuple[State, int, tu
     while True:
         hand = hands[seat]
         choices = cards_in(mask_of(t, hand, trick, leader, seat, d, not winners, won)[0])
+        if not choices:  # no card to play (never with the built-in rules): the engine's error, not an IndexError
+            raise dead_end(_state(state, seat, hands, trick, leader, won, winners))
         card = choices[int(rng.random() * len(choices))]
         if (watched >> card) & 1:
             return _state(state, seat, hands, trick, leader, won, winners), played, (card, False)

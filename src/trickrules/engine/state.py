@@ -33,13 +33,13 @@ from trickrules.engine.actions import Action
 from trickrules.engine.events import Event
 from trickrules.engine.shared import SharedValues
 from trickrules.engine.values import Actor, DealInfo, MatchInfo, Phase, Step, Tally
-from trickrules.errors import ArgumentError, IllegalActionError
+from trickrules.errors import ArgumentError, IllegalActionError, SpecError
 from trickrules.spec.model import Spec
 
 if TYPE_CHECKING:
     from trickrules import svg
 
-__all__ = ["GameLike", "State", "history_entries"]
+__all__ = ["GameLike", "State", "dead_end", "history_entries"]
 
 
 class GameLike(Protocol):
@@ -362,7 +362,10 @@ class State:
         At a chance step, the chance outcomes (as OpenSpiel lists them): the
         actions of :meth:`chance_outcomes`, in the same order.
         """
-        return self.game.legal_by_phase[self.phase](self)
+        found = self.game.legal_by_phase[self.phase](self)
+        if not found and self.phase is not Phase.OVER:
+            raise dead_end(self)
+        return found
 
     def is_legal(self, action: Action | str) -> bool:
         """Whether ``action`` may be applied now."""
@@ -378,12 +381,31 @@ class State:
         Raises :class:`~trickrules.errors.IllegalActionError` naming the rule
         that forbids it; the state is unchanged either way.
         """
-        return self.game.apply_by_phase[self.phase](self, action)
+        try:
+            return self.game.apply_by_phase[self.phase](self, action)
+        except IllegalActionError:
+            if self.phase is not Phase.OVER and not self.game.legal_by_phase[self.phase](self):
+                raise dead_end(self) from None  # nothing was legal: the rules, not the action, are at fault
+            raise
 
     def step(self, action: Action | str) -> tuple[State, tuple[Event, ...]]:
         """Apply ``action`` and return the new state with the events it produced."""
         new = self.apply(action)
         return new, new.last_events
+
+
+def dead_end(state: State) -> SpecError:
+    """The error for a state that is not over in which the seat to move has no legal action.
+
+    The loader refuses the specs where this can be decided statically
+    (``docs/dsl.md``, "Dead ends"); this is the guard at run time for the rest.
+    """
+    seat = state.to_move
+    who = "nobody" if seat is None else f"seat {seat}"
+    return SpecError(
+        f"{state.game.name}: {who} has no legal action in the {state.phase} phase of deal {state.deal.number}, "
+        "and the match is not over: the rules leave the table stuck (the spec can reach a dead end)."
+    )
 
 
 #: Sets a state's cache of legal actions (the slot is written once, on first use).

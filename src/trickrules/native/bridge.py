@@ -27,6 +27,7 @@ def deal_to_arrays(t: Tables, d: DealInfo, st: npt.NDArray[np.int64]) -> None:
     """Fill ``st``'s fields of the deal record ``d`` (number, shuffle, dealer, trump, contract, sides, hands dealt)."""
     st[L.NUMBER] = d.number
     st[L.SHUFFLE] = d.parts[0].shuffle if d.parts and hasattr(d.parts[0], "shuffle") else 0
+    st[L.THROWN] = d.parts[0].thrown if d.parts and hasattr(d.parts[0], "thrown") else 0
     st[L.DEALER] = d.dealer
     st[L.TRUMP] = L.UNSET_TRUMP if d.trump is None else d.trump
     st[L.TRUMP_ROW] = L.NONE if d.trump is None else sorted(t.trumps).index(d.trump)

@@ -18,6 +18,7 @@ import numpy.typing as npt
 from attrs import frozen
 
 from trickrules.engine.game import Game
+from trickrules.engine.values import Phase
 from trickrules.native import (
     announce,
     auction,
@@ -110,6 +111,10 @@ PASSED_OUT = "passed out"
 
 def _export(game: Game) -> Kernel:
     t = game.tables
+    builtin = {str(p) for p in Phase}
+    for name in game.mechanisms:
+        if str(name) not in builtin:  # a window, a narrowing or a chooser of its own, even where never due
+            raise Unsupported(f"the registered mechanism {str(name)!r}")
     b = T.Builder()
     T.export_core(t, b)
     deal.export(game, b)

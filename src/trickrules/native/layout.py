@@ -56,9 +56,11 @@ FIRST_DEALER = 10
 REDEAL = 11
 #: Set by the scoring when the deal was played out without a contract or a score (informational).
 NO_SCORE = 12
+#: How many deals in a row were thrown in (everyone passed) just before the current one (``Dealing.thrown``).
+THROWN = 13
 #: Which shuffle's generator the kernel seeded ahead with the one before (its number plus one; 0: none).
 #: The kernel's own: no engine field mirrors it.
-AHEAD = 13
+AHEAD = 14
 
 # -- the deal (DealInfo) -----------------------------------------------------------------------------------
 DEALER = 16

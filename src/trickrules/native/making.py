@@ -53,6 +53,7 @@ from trickrules.native import layout as L
 from trickrules.native import tables as T
 from trickrules.native.jit import native
 from trickrules.native.mt import choose
+from trickrules.native.scoring_tables import B_ERROR, E_DEAD_END
 from trickrules.native.tables import Builder, Unsupported
 
 __all__ = [
@@ -191,6 +192,9 @@ def run_making(tb: npt.NDArray[np.int64], st: npt.NDArray[np.int64], mt: npt.NDA
             suits = 1
         else:
             suits = nsuits - 1
+        if may_pass + suits == 0:  # nothing is legal (the loader refuses the specs it can tell): the engine's error
+            st[B_ERROR] = E_DEAD_END
+            return
         k = choose(mt, may_pass + suits)
         st[L.ACTIONS] += 1
         spoken += 1

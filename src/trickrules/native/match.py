@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from trickrules.engine.phases.deal import MAX_THROWN
 from trickrules.native import announce, call, exchange, scoring
 from trickrules.native import layout as L
 from trickrules.native import tables as T
@@ -31,7 +32,7 @@ from trickrules.native.mt import MT_SIZE, seed_two, seed_words
 from trickrules.native.passing import run as run_passing
 from trickrules.native.play import first_leader, play_card, random_card
 from trickrules.native.record import A_ACTIONS, A_ERROR, A_FINAL, A_FINISHED, A_WINNERS, count_deal, keep_deal
-from trickrules.native.scoring_tables import B_ERROR, B_WINNERS
+from trickrules.native.scoring_tables import B_ERROR, B_WINNERS, E_THROWN
 from trickrules.native.tricks_bid import run as run_tricks_bid
 from trickrules.native.trump import run as run_trump
 
@@ -93,7 +94,7 @@ def _phases(tb: Array, st: Array, mt: Array) -> None:
     while i < tb[T.H_PHASES]:
         taken = st[L.ACTIONS]
         _phase(tb, st, mt, tb[phases + i])
-        if st[L.REDEAL]:
+        if st[L.REDEAL] or st[B_ERROR]:
             return
         i = 0 if st[L.ACTIONS] != taken else i + 1
 
@@ -154,6 +155,15 @@ def play_match(tb: Array, st: Array, mt: Array, agg: Array, rec: Array, max_deal
             announce.start(tb, st)
         scoring.ante(tb, st)
         _phases(tb, st, mt)
+        if st[B_ERROR]:
+            break  # a seat with no legal action: the match is the engine's to play (and to refuse)
+        if st[L.REDEAL]:  # thrown in, as the engine's deal.thrown_in counts them
+            st[L.THROWN] += 1
+            if st[L.THROWN] >= MAX_THROWN:
+                st[B_ERROR] = E_THROWN
+                break
+        else:
+            st[L.THROWN] = 0
         if st[L.REDEAL] == 1:
             continue
         number = st[L.NUMBER]

@@ -36,6 +36,10 @@ if TYPE_CHECKING:
 
 # -- the block's words ------------------------------------------------------------------------------------
 B_ERROR = L.MECH_SCORING + 0
+#: ``B_ERROR`` codes of the match's rules rather than its numbers (the engine, replaying the match, raises
+#: its ``SpecError``): a seat with no legal action in a state not over; :data:`MAX_THROWN` deals thrown in a row.
+E_DEAD_END = 91
+E_THROWN = 92
 B_WINNERS = L.MECH_SCORING + 1
 B_COUNTS = L.MECH_SCORING + 2  # 4 words, 4 bits per entry
 B_BOARD = L.MECH_SCORING + 8  # a word per seat

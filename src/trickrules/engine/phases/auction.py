@@ -23,7 +23,7 @@ from trickrules.engine.events import AuctionWon, BidMade, Event, Redeal, shared
 from trickrules.engine.loop import advance
 from trickrules.engine.mechanism import PASS, Mechanism, listed, not_legal
 from trickrules.engine.phases import deal_end
-from trickrules.engine.phases.deal import dealing, start_deal
+from trickrules.engine.phases.deal import dealing, start_deal, thrown_in
 from trickrules.engine.scoring import is_eligible
 from trickrules.engine.state import State
 from trickrules.engine.values import DEALER, Actor, DealInfo, MatchInfo, Phase, Step, evolve, with_part
@@ -178,9 +178,10 @@ def _step(state: State, action: Action) -> State:
     if rules.all_pass is AllPass.PLAY:
         return advance(state, d, events)
     events.append((DEALER, Redeal(d.number, d.dealer)))
+    thrown = thrown_in(state, d, not rules.all_pass_redeal_next, "bid a contract")
     if rules.all_pass_redeal_next:
         return deal_end.pass_out(state, d, events)
-    return start_deal(state, d.number, dealing(d).shuffle + 1, d.dealer, state.match, events)
+    return start_deal(state, d.number, dealing(d).shuffle + 1, d.dealer, state.match, events, thrown=thrown)
 
 
 def _contract_won(

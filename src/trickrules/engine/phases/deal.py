@@ -40,7 +40,7 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from attrs import frozen
+from attrs import field, frozen
 
 from trickrules.compile.cards import NO_TRUMP
 from trickrules.compile.modes import AnteWhen, HandSizeOrder, TrumpChooser
@@ -54,7 +54,7 @@ from trickrules.engine.scoring import deal_constants
 from trickrules.engine.sizes import stacked_size
 from trickrules.engine.state import State, set_cache
 from trickrules.engine.values import DEALER, Actor, DealInfo, MatchInfo, Phase, Stacked, Step, Tally, evolve
-from trickrules.errors import ArgumentError, IllegalActionError, shown
+from trickrules.errors import ArgumentError, IllegalActionError, SpecError, shown
 from trickrules.spec.formula import MAX_MAGNITUDE, to_int
 
 if TYPE_CHECKING:
@@ -63,6 +63,7 @@ if TYPE_CHECKING:
 __all__ = [
     "MAX_START",
     "MAX_START_TEXT",
+    "MAX_THROWN",
     "MECHANISM",
     "SEED_BITS",
     "SIZE",
@@ -74,6 +75,7 @@ __all__ = [
     "dealing",
     "stacked_masks",
     "start_deal",
+    "thrown_in",
 ]
 
 #: The largest score or pot a match may start from or reach: a tenth of the largest value a
@@ -84,6 +86,11 @@ __all__ = [
 MAX_START = MAX_MAGNITUDE // 10
 #: ``MAX_START`` as messages write it.
 MAX_START_TEXT = f"10**{len(str(MAX_START)) - 1}"
+
+#: How many deals in a row may be thrown in (everyone passed, and the same dealer or the next one deals
+#: again) before the engine stops the match: rules that may never let anyone bid or make trumps would
+#: otherwise deal for ever. By chance alone, a game where even one deal in ten is played never gets here.
+MAX_THROWN = 1000
 
 #: A seed drawn when none is given has this many bits (from :mod:`secrets`); seeds given are below ``2**SEED_BITS``.
 SEED_BITS = 128
@@ -101,6 +108,9 @@ class Dealing:
     drawn: tuple[tuple[str, int], ...] = ()
     #: While the deal is dealt at chance steps: the cards dealt so far, in order (``None`` once it is dealt).
     cards: tuple[int, ...] | None = None
+    #: How many deals in a row were thrown in (everyone passed) just before this one (see :func:`thrown_in`);
+    #: left out of the repr, which shows the deal itself.
+    thrown: int = field(default=0, repr=False)
 
 
 @frozen(weakref_slot=False)
@@ -119,6 +129,27 @@ def dealing(d: DealInfo) -> Dealing:
     """The dealing record of deal ``d`` (always the first of its parts)."""
     record: Dealing = d.parts[0]
     return record
+
+
+def thrown_in(state: State, d: DealInfo, same_dealer: bool, what: str) -> int:
+    """Deal ``d`` thrown in (everyone passed): how many deals in a row that makes, this one included.
+
+    Raises :class:`~trickrules.errors.SpecError` when that reaches :data:`MAX_THROWN`: the rules
+    then most likely never let anyone ``what`` (``"bid a contract"``, ``"make trumps"``), and the
+    match would deal for ever. ``same_dealer``: the same dealer deals the same deal again.
+    """
+    count = dealing(d).thrown + 1
+    if count >= MAX_THROWN:
+        game = state.game
+        if same_dealer:
+            done = f"deal {d.number} redealt {count} times in a row"
+        else:
+            done = f"{count} deals in a row thrown in (deals {d.number - count + 1} to {d.number})"
+        raise SpecError(
+            f"{game.name}: {done}: everyone passed every time, so the rules may let no seat {what}; "
+            "the match cannot go on."
+        )
+    return count
 
 
 def _dealt_for(event: Dealt, seat: int) -> Dealt:
@@ -297,7 +328,8 @@ def _dealt_by_chance(state: State, record: Dealing, size: int) -> State:
         code = game.cards.codes[turned] if turned is not None else ""
         stack = Stacked(game.tables.hands_of(hands), code, draws)
         match = evolve(match, chosen=(*match.chosen, (record.shuffle, stack)))
-    return _dealt(state, d.number, record.shuffle, d.dealer, match, [], hands, turned, size, record.drawn)
+    shuffle, drawn = record.shuffle, record.drawn
+    return _dealt(state, d.number, shuffle, d.dealer, match, [], hands, turned, size, drawn, thrown=record.thrown)
 
 
 #: Dealing: the first of every deal's mechanisms (its record is the first part); other seats' hands are hidden.
@@ -395,11 +427,13 @@ def start_deal(
     match: MatchInfo,
     events: list[tuple[Actor, Event]],
     fresh: bool | None = None,
+    thrown: int = 0,
 ) -> State:
     """Deal deal ``number`` (from shuffle ``shuffle_no``), after ``events``; the state of its first decision.
 
     Where the match's caller chooses the chance outcomes, the state of the deal's first chance step.
-    ``fresh`` says whether this is the deal's first dealing (by default, whether ``number`` is new).
+    ``fresh`` says whether this is the deal's first dealing (by default, whether ``number`` is new);
+    ``thrown``, how many deals in a row were thrown in just before it (:func:`thrown_in`).
     """
     game = prev.game
     if fresh is None:
@@ -409,19 +443,19 @@ def start_deal(
         hands, turned_card, misdeal = stacked_masks(game, stack.hands, dealer, stack.turned or None, number)
         if misdeal:
             events.append((DEALER, Misdealt(number, dealer, misdeal)))
-            return start_deal(prev, number, shuffle_no + 1, dealer, match, events, fresh=False)
+            return start_deal(prev, number, shuffle_no + 1, dealer, match, events, fresh=False, thrown=thrown)
         check_draws(game, number, stack.draws, f"the stacked deal {number}")
         size = len(stack.hands[0])
         given = {**dict(stack.draws), SIZE.verb: size}  # the hands give the size; the seed what the stack does not
         drawn = tuple((v, given.get(v, x)) for v, x in _seeded_draws(game, match.seed, number, shuffle_no))
-        return _dealt(prev, number, shuffle_no, dealer, match, events, hands, turned_card, size, drawn)
+        return _dealt(prev, number, shuffle_no, dealer, match, events, hands, turned_card, size, drawn, thrown=thrown)
     if match.by_caller:
         history = Step(prev.history, tuple(events)) if events else prev.history
-        return _chance_state(prev, number, dealer, match, history, Dealing(shuffle_no))
+        return _chance_state(prev, number, dealer, match, history, Dealing(shuffle_no, thrown=thrown))
     drawn = _seeded_draws(game, match.seed, number, shuffle_no)
     size = _size_of(game, number, drawn)
     hands, turned_card, texts = _deal_from_seed(game, match.seed, shuffle_no, dealer, size)
-    return _dealt(prev, number, shuffle_no, dealer, match, events, hands, turned_card, size, drawn, texts)
+    return _dealt(prev, number, shuffle_no, dealer, match, events, hands, turned_card, size, drawn, texts, thrown)
 
 
 def _dealt(
@@ -436,10 +470,11 @@ def _dealt(
     size: int,
     drawn: tuple[tuple[str, int], ...],
     texts: tuple[tuple[str, ...], ...] | None = None,
+    thrown: int = 0,
 ) -> State:
     """The deal's antes and ``Dealt`` event after ``events``, its mechanisms started, and its first decision.
 
-    ``texts`` are the hands' codes where the caller has them already.
+    ``texts`` are the hands' codes where the caller has them already; ``thrown`` as :func:`start_deal` says.
     """
     game = prev.game
     rules = game.rules
@@ -460,7 +495,7 @@ def _dealt(
         trump = NO_TRUMP
     elif rules.fixed_trump is not None:
         trump = rules.fixed_trump
-    record = Dealing(shuffle_no, turned_card, drawn)
+    record = Dealing(shuffle_no, turned_card, drawn, thrown=thrown)
     deal = DealInfo(number, dealer, hands, trump, None, None, None, 0, size, (record,))
     parts: list[Any] = [record]
     for mechanism in game.part_mechanisms[1:]:

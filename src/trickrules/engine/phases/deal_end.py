@@ -54,11 +54,14 @@ def finish_deal(
 
 
 def pass_out(state: State, d: DealInfo, events: list[tuple[Actor, Event]]) -> State:
-    """A deal everyone passed, thrown in: it counts as played, and the next dealer deals."""
+    """A deal everyone passed, thrown in: it counts as played, and the next dealer deals.
+
+    The caller has counted it (``deal.thrown_in``); the next deal knows how many were thrown in before it.
+    """
     match = state.match
     events.append((DEALER, DealScored(d.number, "passed out", match.scores, match.pot)))
     match = evolve(match, deals_done=match.deals_done + 1)
-    return _after_deal(state, state.hands, d, state.tally, match, events)
+    return _after_deal(state, state.hands, d, state.tally, match, events, dealing(d).thrown + 1)
 
 
 def _check_totals(d: DealInfo, scores: list[int], pot: int) -> None:
@@ -77,8 +80,9 @@ def _after_deal(
     tally: Tally,
     match: MatchInfo,
     events: list[tuple[Actor, Event]],
+    thrown: int = 0,
 ) -> State:
-    """The match over, or the next deal dealt by the next dealer."""
+    """The match over, or the next deal dealt by the next dealer (after ``thrown`` deals in a row thrown in)."""
     game = state.game
     winners = _match_winners(state, match, d)
     if winners:
@@ -88,7 +92,8 @@ def _after_deal(
         history = Step(state.history, tuple(events))
         return State(game, Phase.OVER, None, hands, (), state.leader, d, tally, match, history)
     ended = State(game, Phase.OVER, None, hands, (), state.leader, d, tally, match, state.history)
-    return start_deal(ended, d.number + 1, dealing(d).shuffle + 1, (d.dealer + 1) % game.players, match, events)
+    dealer = (d.dealer + 1) % game.players
+    return start_deal(ended, d.number + 1, dealing(d).shuffle + 1, dealer, match, events, thrown=thrown)
 
 
 def _share_pot(state: State, match: MatchInfo, events: list[tuple[Actor, Event]]) -> MatchInfo:

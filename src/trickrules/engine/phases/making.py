@@ -28,7 +28,7 @@ from trickrules.engine.events import Event, Passed, Redeal, TrumpNamed, shared
 from trickrules.engine.loop import advance, moved
 from trickrules.engine.mechanism import PASS, Mechanism, listed, not_legal
 from trickrules.engine.phases import deal_end, discard
-from trickrules.engine.phases.deal import dealing, start_deal
+from trickrules.engine.phases.deal import dealing, start_deal, thrown_in
 from trickrules.engine.state import State
 from trickrules.engine.values import DEALER, Actor, DealInfo, MatchInfo, Phase, evolve, with_part
 
@@ -119,9 +119,10 @@ def _step(state: State, action: Action) -> State:
         if spoken + 1 < n * len(making.rounds):
             return moved(state, Phase.MAKING, game.tables.next_seat[0][seat], d, said)
         events: list[tuple[Actor, Event]] = [*said, (DEALER, Redeal(d.number, d.dealer))]
+        thrown = thrown_in(state, d, not making.redeal_next, "make trumps")
         if making.redeal_next:  # thrown in: the deal counts, and the next dealer deals
             return deal_end.pass_out(state, d, events)
-        return start_deal(state, d.number, dealing(d).shuffle + 1, d.dealer, state.match, events)
+        return start_deal(state, d.number, dealing(d).shuffle + 1, d.dealer, state.match, events, thrown=thrown)
     d = evolve(d, trump=game.cards.suit_codes.index(action.arg), declarer=seat)
     events = [(seat, shared(TrumpNamed, seat, action.arg))]
     if making.rounds[spoken // n] is MakingRound.TURNED and making.taken_by_dealer:
