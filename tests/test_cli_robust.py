@@ -50,17 +50,11 @@ def _cli(args: list[str], cwd: Path, env: dict[str, str] | None = None) -> subpr
 
 
 def _one_line(err: str) -> str:
-    """The one line on stderr that is no progress bar; fails on a traceback or on more lines."""
+    """The one line on stderr (a stopped simulation's progress bar is cleared); fails on a traceback or more lines."""
     assert "Traceback" not in err, err
-    lines = [line for line in err.strip().splitlines() if line and not _is_progress(line)]
+    lines = err.strip().splitlines()
     assert len(lines) == 1, err
     return lines[0]
-
-
-def _is_progress(line: str) -> bool:
-    """A line rich's progress bar left on stderr (``manille ━━━ 84/1000 0:00:01``)."""
-    words = line.split()
-    return len(words) >= 3 and words[-1].count(":") == 2 and "/" in words[-2]
 
 
 def _no_hang(call: Callable[[], T], seconds: int = 10) -> T:

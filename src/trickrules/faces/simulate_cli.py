@@ -163,7 +163,11 @@ def _run(game: Game, args: argparse.Namespace, console: Any, label: str) -> Simu
         with Progress(*columns, console=console, transient=False) as bar, _executor(args.jobs) as executor:
             task = bar.add_task(label, total=args.n)
             update: Callable[[int], None] = lambda done: bar.update(task, completed=min(done, args.n))  # noqa: E731
-            result = simulate(game, args.n, seed=args.seed, bots=args.bots, executor=executor, progress=update)
+            try:
+                result = simulate(game, args.n, seed=args.seed, bots=args.bots, executor=executor, progress=update)
+            except BaseException:
+                bar.live.transient = True  # a failed or stopped run leaves no bar: its one line on stderr says why
+                raise
     for warning in said:  # one plain line each (not markup: the message quotes the spec's names)
         if issubclass(warning.category, KernelFallback):
             print(f"note: {warning.message}", file=sys.stderr)
