@@ -31,25 +31,10 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from trickrules.errors import ArgumentError, TrickrulesError
+from trickrules.spec.files import kind as _kind
+from trickrules.spec.files import open_regular
 
 __all__ = ["input_file", "output_path", "read_input", "same_file", "write_output"]
-
-_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
-_BINARY = getattr(os, "O_BINARY", 0)
-
-
-def _kind(mode: int) -> str:
-    """What a file that is not a regular one is, in words."""
-    if stat.S_ISDIR(mode):
-        return "a folder"
-    if stat.S_ISFIFO(mode):
-        return "a named pipe"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "not a regular file"
-
 
 def _named(path: str, flag: str | None) -> str:
     return f"{flag}: {path!r}" if flag else repr(path)
@@ -86,14 +71,8 @@ def read_input(
     read from it.
     """
     where = _named(os.fspath(path), flag)
+    fd, _ = open_regular(path, lambda reason: error(f"{where} cannot be read ({reason})"))
     try:
-        fd = os.open(path, os.O_RDONLY | _NONBLOCK | _BINARY)
-    except OSError as exc:
-        raise error(f"{where} cannot be read ({exc.strerror})") from None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise error(f"{where} cannot be read (not a regular file: {_kind(info.st_mode)})")
         chunks = []
         left = -1 if limit is None else limit + 1
         while left:
@@ -161,14 +140,9 @@ def write_output(path: str, text: str, flag: str) -> None:
     written to it. The file is emptied only once it is known to be a
     regular one.
     """
+    where = f"{flag}: {path!r}"
+    fd, _ = open_regular(path, lambda reason: ArgumentError(f"{where} cannot be written ({reason})"), write=True)
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | _NONBLOCK | _BINARY, 0o666)
-    except OSError as exc:
-        raise ArgumentError(f"{flag}: {path!r} cannot be written ({exc.strerror})") from None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise ArgumentError(f"{flag}: {path!r} cannot be written (not a regular file: {_kind(info.st_mode)})")
         os.ftruncate(fd, 0)
         data = memoryview(text.encode("utf-8"))
         while data:

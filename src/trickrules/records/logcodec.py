@@ -20,7 +20,6 @@ import hmac
 import json
 import os
 import re
-import stat
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -32,6 +31,7 @@ from trickrules.engine.values import Stacked
 from trickrules.errors import ArgumentError, LogFormatError, LogIntegrityError
 from trickrules.records.strictjson import read_json, show
 from trickrules.spec.converter import MAX_INT, Total, converter, describe_error, total_out
+from trickrules.spec.files import open_regular
 
 __all__ = [
     "FORMAT",
@@ -262,15 +262,8 @@ def file_lines(path: str, max_bytes: int | None = None) -> Lines:
     than ``MAX_LINE_BYTES``, a line that is not UTF-8, or a file longer than
     ``max_bytes`` is a :class:`LogFormatError`.
     """
+    fd, info = open_regular(path, lambda reason: LogFormatError(f"{path}: cannot be read ({reason})"))
     try:
-        # O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer.
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except OSError as exc:
-        raise LogFormatError(f"{path}: cannot be read ({exc.strerror})") from None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise LogFormatError(f"{path}: cannot be read (not a regular file)")
         if max_bytes is not None and info.st_size > max_bytes:
             raise LogFormatError(f"{path}: the log is {info.st_size} bytes; at most {max_bytes} are read")
         fh = os.fdopen(fd, "rb")

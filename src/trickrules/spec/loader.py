@@ -28,7 +28,6 @@ import hashlib
 import json
 import os
 import re
-import stat
 import tomllib
 import unicodedata
 from collections import deque
@@ -40,6 +39,7 @@ import attrs
 
 from trickrules.errors import SpecError, shown
 from trickrules.spec.converter import MAX_INT, describe_error, structure, unstructure
+from trickrules.spec.files import open_regular
 from trickrules.spec.limits import (
     MAX_DEPTH,
     MAX_EXTENDS,
@@ -191,24 +191,13 @@ def read_raw(path: Path) -> dict[str, Any]:
 def _read(path: Path, budget: list[int]) -> dict[str, Any]:
     """:func:`read_raw`, taking the file's size from ``budget``: the bytes a spec and its bases may still hold."""
     where = str(path)
-    try:
-        # O_NONBLOCK, and the file's kind checked once open: a path that is (or became) a named pipe
-        # is refused instead of waiting for a writer.
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
-    except OSError as exc:
-        raise SpecError(f"{where}: cannot be read ({exc.strerror}).") from None
+    fd, info = open_regular(path, lambda reason: SpecError(f"{where}: cannot be read ({reason})."))
     with os.fdopen(fd, "rb") as fh:
-        return _read_open(fh, where, budget)
+        return _read_open(fh, info, where, budget)
 
 
-def _read_open(fh: BinaryIO, where: str, budget: list[int]) -> dict[str, Any]:
-    """:func:`_read` of a file once open: a regular one only, within the budget."""
-    try:
-        info = os.fstat(fh.fileno())
-    except OSError as exc:
-        raise SpecError(f"{where}: cannot be read ({exc.strerror}).") from None
-    if not stat.S_ISREG(info.st_mode):
-        raise SpecError(f"{where}: cannot be read (not a regular file).")
+def _read_open(fh: BinaryIO, info: os.stat_result, where: str, budget: list[int]) -> dict[str, Any]:
+    """:func:`_read` of a regular file once open (``info`` its status), within the budget."""
     size = info.st_size
     if size > MAX_SPEC_BYTES:
         raise SpecError(f"{where}: the file is {size} bytes; specs are limited to {MAX_SPEC_BYTES}.")
