@@ -44,3 +44,30 @@ def test_final_sums_are_exact(largest: int) -> None:
 def test_final_sums_of_no_matches() -> None:
     """No rows: every sum is zero."""
     assert _final_sums(np.zeros((0, 3), dtype=np.int64)) == ([0, 0, 0], [0, 0, 0], (0, 0))
+
+
+@pytest.mark.parametrize("seed", [0, 7, -5, 2**64 + 11, 10**97, -(10**97)])
+def test_seeds_derived_natively_are_derive(seed: int) -> None:
+    """The kernel's BLAKE2b gives ``derive``'s seeds, at indices of every length up to 19 digits."""
+    from trickrules.native.derive import MAX_HEAD, derive_words
+
+    head = f"{seed}:".encode()
+    assert len(head) <= MAX_HEAD
+    tails = [np.frombuffer(f":{p}".encode(), dtype=np.uint8) for p in ("match", "bots")]
+    for first in (0, 9, 99_999, 2**62):
+        words = np.empty((12, 8), dtype=np.int64)
+        derive_words(np.frombuffer(head, dtype=np.uint8), first, words, *tails)
+        for i in range(12):
+            assert [int(w) for w in words[i, :4]] == list(words_of(derive(seed, first + i, "match")))
+            assert [int(w) for w in words[i, 4:]] == list(words_of(derive(seed, first + i, "bots")))
+
+
+def test_a_seed_too_long_for_the_kernel_is_derived_in_python() -> None:
+    """A seed of more digits than the kernel's block holds gives the same simulation as the engine's."""
+    import trickrules
+    from trickrules.native.derive import MAX_HEAD
+
+    seed = 10 ** (MAX_HEAD + 5)
+    game = trickrules.load("oh-hell")
+    assert trickrules.simulate(game, deals=6, seed=seed) == trickrules.simulate(game, deals=6, seed=seed, native=False)
+    assert trickrules.simulate(game, deals=6, seed=7) == trickrules.simulate(game, deals=6, seed=7, native=False)

@@ -244,12 +244,19 @@ def _native_chunk(chunk: Chunk, kernel: Any) -> ChunkResult:
     import numpy as np  # with the kernel's extra
 
     from trickrules.faces.kernel_stats import statistics_of
+    from trickrules.native.derive import MAX_HEAD, derive_words
     from trickrules.native.kernel import play_words
     from trickrules.native.record import A_ERROR
 
     game = chunk.game
     indices = range(chunk.first, chunk.first + chunk.count)
-    words = np.concatenate([_derived(chunk.seed, indices, "match"), _derived(chunk.seed, indices, "bots")], axis=1)
+    head = f"{chunk.seed}:".encode()
+    if len(head) <= MAX_HEAD:  # the seeds derived natively (one compression each), else here
+        words = np.empty((chunk.count, 8), dtype=np.int64)
+        tails = [np.frombuffer(f":{purpose}".encode(), dtype=np.uint8) for purpose in ("match", "bots")]
+        derive_words(np.frombuffer(head, dtype=np.uint8), chunk.first, words, *tails)
+    else:
+        words = np.concatenate([_derived(chunk.seed, indices, "match"), _derived(chunk.seed, indices, "bots")], axis=1)
     played = play_words(kernel, words, [i % game.players for i in indices], MAX_DEALS_PER_MATCH)
     deals = played.deals.tolist()
     failed = np.flatnonzero(played.rows[:, A_ERROR]).tolist()
