@@ -94,14 +94,20 @@ def test_runner_json_output_has_the_documented_keys(capsys: pytest.CaptureFixtur
     assert data["documents"][0]["document"] == "manille"
 
 
+#: A case whose expectation is deliberately wrong (Manille L40: the 10 of hearts is legal there), for the
+#: tests of how a failing case is reported.
+WRONG_CASE = (
+    '[[case]]\nid = "manille:L40/deliberately-wrong"\nclause = "manille:L40"\ndealer = 0\n'
+    'hands = [["10S","AS","KS","QS","JS","9S","8S","7S"],["10H","AH","KH","QH","JH","9H","8H","7C"],'
+    '["7H","10D","AD","KD","QD","JD","9D","8D"],["10C","AC","KC","QC","JC","9C","8C","7D"]]\n'
+    'actions = ["trump D", "play 10H"]\n[case.expect]\nlegal = ["play 10D"]\n'
+)
+
 def test_a_failing_case_is_reported_with_clause_lines_and_paraphrase(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     (tmp_path / "wrong.toml").write_text(
-        '[[case]]\nid = "manille:L40/deliberately-wrong"\nclause = "manille:L40"\ndealer = 0\n'
-        'hands = [["10S","AS","KS","QS","JS","9S","8S","7S"],["10H","AH","KH","QH","JH","9H","8H","7C"],'
-        '["7H","10D","AD","KD","QD","JD","9D","8D"],["10C","AC","KC","QC","JC","9C","8C","7D"]]\n'
-        'actions = ["trump D", "play 10H"]\n[case.expect]\nlegal = ["play 10D"]\n',
+        WRONG_CASE,
         encoding="utf-8",
     )
     status = main(["conformance", "manille", "--cases", str(tmp_path), "--select", "*deliberately*"])

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from test_conformance import WRONG_CASE
 from trickrules.faces.cli import main
 from trickrules.faces.conformance import cli as conformance_cli
 from trickrules.faces.conformance.model import load_manifest
@@ -167,10 +168,7 @@ def test_json_names_a_failing_case_and_stderr_gives_it_one_line(
 ) -> None:
     """Every reason for exit 1 is in the JSON and on stderr, one line each (a failing case here)."""
     (tmp_path / "wrong.toml").write_text(
-        '[[case]]\nid = "manille:L40/deliberately-wrong"\nclause = "manille:L40"\ndealer = 0\n'
-        'hands = [["10S","AS","KS","QS","JS","9S","8S","7S"],["10H","AH","KH","QH","JH","9H","8H","7C"],'
-        '["7H","10D","AD","KD","QD","JD","9D","8D"],["10C","AC","KC","QC","JC","9C","8C","7D"]]\n'
-        'actions = ["trump D", "play 10H"]\n[case.expect]\nlegal = ["play 10D"]\n',
+        WRONG_CASE,
         encoding="utf-8",
     )
     args = ["conformance", "manille", "--cases", str(tmp_path), "--select", "*deliberately*", "--json"]
