@@ -100,11 +100,14 @@ class Action(Sealed):
     verb: str = field(validator=_text)
     arg: str = field(default="", validator=_text)
 
+    def _plain(self) -> str:
+        return f"{self.verb} {self.arg}" if self.arg else self.verb
+
     def __str__(self) -> str:
-        return printable(f"{self.verb} {self.arg}" if self.arg else self.verb)
+        return printable(self._plain())
 
     def __repr__(self) -> str:
-        return f"Action.parse({(f'{self.verb} {self.arg}' if self.arg else self.verb)!r})"
+        return f"Action.parse({self._plain()!r})"
 
     @classmethod
     def parse(cls, text: str) -> Action:

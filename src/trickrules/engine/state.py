@@ -362,10 +362,13 @@ class State:
         At a chance step, the chance outcomes (as OpenSpiel lists them): the
         actions of :meth:`chance_outcomes`, in the same order.
         """
-        found = self.game.legal_by_phase[self.phase](self)
-        if not found and self.phase is not Phase.OVER:
+        return self.game.legal_by_phase[self.phase](self) or self._none_legal()
+
+    def _none_legal(self) -> tuple[Action, ...]:
+        """No action is legal: right when the match is over; otherwise the rules are stuck (:func:`dead_end`)."""
+        if self.phase is not Phase.OVER:
             raise dead_end(self)
-        return found
+        return ()
 
     def is_legal(self, action: Action | str) -> bool:
         """Whether ``action`` may be applied now."""
@@ -398,7 +401,7 @@ def dead_end(state: State) -> SpecError:
     """The error for a state that is not over in which the seat to move has no legal action.
 
     The loader refuses the specs where this can be decided statically
-    (``docs/dsl.md``, "Dead ends"); this is the guard at run time for the rest.
+    (``docs/dsl.md``, "Rules that can get stuck"); this is the guard at run time for the rest.
     """
     seat = state.to_move
     who = "nobody" if seat is None else f"seat {seat}"

@@ -31,10 +31,10 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from trickrules.errors import ArgumentError, TrickrulesError
-from trickrules.spec.files import kind as _kind
-from trickrules.spec.files import open_regular
+from trickrules.spec.files import kind, open_regular
 
 __all__ = ["input_file", "output_path", "read_input", "same_file", "write_output"]
+
 
 def _named(path: str, flag: str | None) -> str:
     return f"{flag}: {path!r}" if flag else repr(path)
@@ -54,7 +54,7 @@ def input_file(path: str, flag: str | None = None) -> str:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "not a path"
         raise ArgumentError(f"{_named(path, flag)} cannot be read ({reason})") from None
     if not stat.S_ISREG(info.st_mode):
-        raise ArgumentError(f"{_named(path, flag)} cannot be read (not a regular file: {_kind(info.st_mode)})")
+        raise ArgumentError(f"{_named(path, flag)} cannot be read (not a regular file: {kind(info.st_mode)})")
     return path
 
 
@@ -122,7 +122,7 @@ def output_path(path: str | None, flag: str, *, inputs: Iterable[str | None] = (
     if info is not None and stat.S_ISDIR(info.st_mode):
         raise ArgumentError(f"{flag}: {path!r} is a folder")
     if info is not None and not stat.S_ISREG(info.st_mode):
-        raise ArgumentError(f"{flag}: {path!r} cannot be written (not a regular file: {_kind(info.st_mode)})")
+        raise ArgumentError(f"{flag}: {path!r} cannot be written (not a regular file: {kind(info.st_mode)})")
     folder = target.parent if str(target.parent) else Path(".")
     if not folder.is_dir():
         raise ArgumentError(f"{flag}: {path!r} cannot be written (no folder {str(folder)!r})")
@@ -140,7 +140,7 @@ def write_output(path: str, text: str, flag: str) -> None:
     written to it. The file is emptied only once it is known to be a
     regular one.
     """
-    where = f"{flag}: {path!r}"
+    where = _named(path, flag)
     fd, _ = open_regular(path, lambda reason: ArgumentError(f"{where} cannot be written ({reason})"), write=True)
     try:
         os.ftruncate(fd, 0)

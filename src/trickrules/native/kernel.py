@@ -4,9 +4,11 @@
 its fingerprint) and says why not where the kernel does not cover the game
 (a mechanism or rule it has no native version of): :class:`Unsupported`,
 whose message the simulation shows once before the engine plays instead.
-:func:`play_matches` plays a simulation's matches ``first .. first + count - 1``
-(their seeds as :func:`trickrules.faces.simulate.derive` gives them) and
-gives back each match's statistics row and number of deals.
+:func:`play_matches` plays matches from their seeds (integers or bytes, as
+:func:`trickrules.faces.simulate.derive` gives them) and gives back each
+match's statistics row and number of deals; :func:`play_words` does the same
+from the seeds' 32-bit words, which a simulation's chunk derives in one piece
+(:mod:`trickrules.native.derive`).
 """
 
 from __future__ import annotations
