@@ -34,7 +34,7 @@ from trickrules.engine.values import Phase
 from trickrules.native import layout as L
 from trickrules.native import tables as T
 from trickrules.native.call import C_REVEALED
-from trickrules.native.jit import native
+from trickrules.native.jit import native, native_alloc
 from trickrules.native.mt import choose
 
 __all__ = [
@@ -161,7 +161,7 @@ def _left(tb: npt.NDArray[np.int64], st: npt.NDArray[np.int64], out: npt.NDArray
     return n
 
 
-@native
+@native_alloc
 def run(tb: npt.NDArray[np.int64], st: npt.NDArray[np.int64], mt: npt.NDArray[np.int64]) -> None:
     """The announcements before the first lead, if due: the declarer passes or announces, at random."""
     if tb[H_ON] == 0 or st[L.CONTRACT] < 0:

@@ -40,7 +40,7 @@ from trickrules.engine.state import State
 from trickrules.engine.values import Phase
 from trickrules.native import layout as L
 from trickrules.native import tables as T
-from trickrules.native.jit import native
+from trickrules.native.jit import native, native_alloc
 from trickrules.native.mt import choose
 from trickrules.native.tables import Builder, Unsupported, word
 
@@ -222,7 +222,7 @@ def _won(tb: npt.NDArray[np.int64], st: npt.NDArray[np.int64], declarer: int, co
         st[L.TRUMP_ROW] = tb[tb[T.O_ROW_OF_KEY] + key - tb[T.H_NO_TRUMP]]
 
 
-@native
+@native_alloc
 def run(tb: npt.NDArray[np.int64], st: npt.NDArray[np.int64], mt: npt.NDArray[np.int64]) -> None:
     """Play the deal's auction, every seat random, and leave ``st`` as the engine leaves the bidding."""
     if not tb[_PRESENT]:

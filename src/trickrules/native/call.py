@@ -25,7 +25,7 @@ from trickrules.engine.state import State
 from trickrules.engine.values import Phase
 from trickrules.native import layout as L
 from trickrules.native import tables as T
-from trickrules.native.jit import native
+from trickrules.native.jit import native, native_alloc
 from trickrules.native.mt import choose
 
 __all__ = ["C_REVEALED", "callable_cards", "export", "on_card", "part_to_arrays", "reveal", "run", "start"]
@@ -124,7 +124,7 @@ def _pick(
     return n, all_held
 
 
-@native
+@native_alloc
 def callable_cards(tb: npt.NDArray[np.int64], st: npt.NDArray[np.int64], out: npt.NDArray[np.int64]) -> int:
     """The cards the declarer may call, in the engine's order, into ``out``; how many."""
     hand = st[L.HANDS + st[L.DECLARER]]
@@ -162,7 +162,7 @@ def callable_cards(tb: npt.NDArray[np.int64], st: npt.NDArray[np.int64], out: np
     return n
 
 
-@native
+@native_alloc
 def run(tb: npt.NDArray[np.int64], st: npt.NDArray[np.int64], mt: npt.NDArray[np.int64]) -> None:
     """The call of the current deal, if due: the declarer calls a card at random; its holder is the partner."""
     if tb[H_ON] == 0:

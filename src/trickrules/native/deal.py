@@ -20,7 +20,7 @@ from trickrules.engine.game import Game
 from trickrules.engine.rng import SIZE_SALT
 from trickrules.native import layout as L
 from trickrules.native import tables as T
-from trickrules.native.jit import native
+from trickrules.native.jit import native, native_alloc
 from trickrules.native.mt import deal_shuffle_ahead, deal_shuffle_and_random
 
 __all__ = ["deal", "export"]
@@ -64,7 +64,7 @@ def set_trump(tb: Array, st: Array, key: int) -> None:
     st[L.TRUMP_ROW] = tb[tb[T.O_ROW_OF_KEY] + key - tb[T.H_NO_TRUMP]]
 
 
-@native
+@native_alloc
 def deal(tb: Array, st: Array, ahead: Array) -> None:
     """Deal deal ``st[NUMBER]`` from shuffle ``st[SHUFFLE]`` by ``st[DEALER]``; reset the deal's fields.
 

@@ -36,7 +36,7 @@ from trickrules.engine.values import Phase
 from trickrules.native import layout as L
 from trickrules.native import tables as T
 from trickrules.native.auction import stamp
-from trickrules.native.jit import native
+from trickrules.native.jit import native, native_alloc
 from trickrules.native.mt import choose
 from trickrules.native.tables import Builder, Unsupported, word
 
@@ -224,7 +224,7 @@ def _candidates(tb: npt.NDArray[np.int64], winner: int, candidates: npt.NDArray[
     return m
 
 
-@native
+@native_alloc
 def run(tb: npt.NDArray[np.int64], st: npt.NDArray[np.int64], mt: npt.NDArray[np.int64]) -> None:
     """The declaration window after the trick just taken, every seat random (nothing where none opens)."""
     if not tb[_PRESENT] or st[L.TRICKS_PLAYED] >= st[L.TRICKS]:

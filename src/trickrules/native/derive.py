@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from trickrules.native.jit import native
+from trickrules.native.jit import native, native_alloc
 
 __all__ = ["MAX_HEAD", "derive_words"]
 
@@ -63,7 +63,7 @@ def _g(v: npt.NDArray[np.uint64], a: int, b: int, c: int, d: int, x: np.uint64, 
     v[b] = _rotr(v[b] ^ v[c], 63)
 
 
-@native
+@native_alloc
 def _digest16(block: npt.NDArray[np.uint8], n: int) -> tuple[np.uint64, np.uint64]:
     """The first two words of BLAKE2b-128 of ``block[:n]`` (``n`` at most 128; the rest of the block zero)."""
     m = np.zeros(16, dtype=np.uint64)
@@ -100,7 +100,7 @@ def _bswap32(x: np.uint64) -> int:
     )
 
 
-@native
+@native_alloc
 def _seed(
     block: npt.NDArray[np.uint8], at: int, index: int, tail: npt.NDArray[np.uint8], out: npt.NDArray[np.int64]
 ) -> None:
@@ -133,7 +133,7 @@ def _seed(
     out[3] = _bswap32(h0)
 
 
-@native
+@native_alloc
 def derive_words(
     head: npt.NDArray[np.uint8], first: int, words: npt.NDArray[np.int64], match: npt.NDArray[np.uint8],
     bots: npt.NDArray[np.uint8],

@@ -21,7 +21,7 @@ from trickrules.native import layout as L
 from trickrules.native import tables as T
 from trickrules.native.auction import A_ELIG
 from trickrules.native.formula import OUT_SIZE, compile_code, evaluate
-from trickrules.native.jit import native
+from trickrules.native.jit import native_alloc
 from trickrules.native.scoring_tables import B_ERROR
 
 __all__ = ["export", "fill"]
@@ -77,7 +77,7 @@ def export(game: Game, b: T.Builder, dynamic: frozenset[int]) -> None:
         b.blocks[start - T.HEADER + len(head) + i] += start
 
 
-@native
+@native_alloc
 def fill(tb: Array, st: Array, masks: Array) -> None:
     """Each seat's mask of the contracts it may bid in this deal, into ``masks``."""
     n = tb[T.H_PLAYERS]
@@ -126,7 +126,7 @@ def fill(tb: Array, st: Array, masks: Array) -> None:
         masks[seat] = mask
 
 
-@native
+@native_alloc
 def fill_auction(tb: Array, st: Array) -> None:
     """Fill the auction's masks (``A_ELIG``) for this deal."""
     masks = np.zeros(L.MAX_PLAYERS, dtype=np.int64)

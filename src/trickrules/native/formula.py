@@ -475,9 +475,9 @@ def evaluate(
     which runs dozens of formulas, allocates them once). False on an error: a value past
     :data:`LIMIT`, a division by zero.
     """
-    sn = out[2 : 2 + STACK]
-    sd = out[2 + STACK : 2 + 2 * STACK]
-    top = -1
+    # The stacks live in ``out`` itself, indexed directly (a slice of it costs a view per call):
+    # numerators at ``out[top]``, denominators at ``out[top + STACK]``; the first is at 2.
+    top = 1
     pc = at
     while True:
         op = tb[pc]
@@ -485,17 +485,17 @@ def evaluate(
             break
         if op in (OP_CONST, OP_VAR):
             top += 1
-            sn[top] = tb[pc + 1] if op == OP_CONST else vnum[tb[pc + 1]]
-            sd[top] = tb[pc + 2] if op == OP_CONST else vden[tb[pc + 1]]
+            out[top] = tb[pc + 1] if op == OP_CONST else vnum[tb[pc + 1]]
+            out[top + STACK] = tb[pc + 2] if op == OP_CONST else vden[tb[pc + 1]]
         elif _BINARY[op]:
             top -= 1
-            if not _binary(op, sn[top], sd[top], sn[top + 1], sd[top + 1], tb[pc + 1], out):
+            if not _binary(op, out[top], out[top + STACK], out[top + 1], out[top + 1 + STACK], tb[pc + 1], out):
                 return False
-            sn[top] = out[0]
-            sd[top] = out[1]
+            out[top] = out[0]
+            out[top + STACK] = out[1]
         elif op in (OP_JZ, OP_JNZ):
             top -= 1
-            if (sn[top + 1] == 0) == (op == OP_JZ):
+            if (out[top + 1] == 0) == (op == OP_JZ):
                 pc = at + tb[pc + 1]
                 continue
         elif op == OP_JMP:
@@ -504,20 +504,20 @@ def evaluate(
         elif op == OP_CHAIN:
             # [l, r] -> [r] if ``l op r`` holds, else [0] and the chain's end.
             top -= 1
-            if _cmp(tb[pc + 1], sn[top], sd[top], sn[top + 1], sd[top + 1]):
-                sn[top] = sn[top + 1]
-                sd[top] = sd[top + 1]
+            if _cmp(tb[pc + 1], out[top], out[top + STACK], out[top + 1], out[top + 1 + STACK]):
+                out[top] = out[top + 1]
+                out[top + STACK] = out[top + 1 + STACK]
             else:
-                sn[top] = 0
-                sd[top] = 1
+                out[top] = 0
+                out[top + STACK] = 1
                 pc = at + tb[pc + 2]
                 continue
         else:
-            if not _unary(op, sn[top], sd[top], tb[pc + 1], out):
+            if not _unary(op, out[top], out[top + STACK], tb[pc + 1], out):
                 return False
-            sn[top] = out[0]
-            sd[top] = out[1]
+            out[top] = out[0]
+            out[top + STACK] = out[1]
         pc += 1 + _WIDTH[op]
-    out[0] = sn[top]
-    out[1] = sd[top]
+    out[0] = out[top]
+    out[1] = out[top + STACK]
     return True

@@ -24,7 +24,7 @@ from typing import Any, TypeVar, cast
 
 import numba
 
-__all__ = ["CACHE_DIR", "native"]
+__all__ = ["CACHE_DIR", "native", "native_alloc"]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -61,6 +61,27 @@ if CACHE_DIR:
     setattr(numba.config, "CACHE_DIR", CACHE_DIR)  # noqa: B010 - untyped; read when a function is first cached
 
 
+def _options(nrt: bool) -> dict[str, Any]:
+    # ``_nrt`` is Numba's switch of its reference counting (not in its type stubs).
+    return {"cache": bool(CACHE_DIR), "nogil": True, "_nrt": nrt}
+
+
 def native(fn: _F) -> _F:
-    """``fn`` compiled by ``numba.njit``, cached on disk where possible."""
-    return cast(_F, numba.njit(cache=bool(CACHE_DIR), nogil=True)(fn))
+    """``fn`` compiled by ``numba.njit`` without Numba's reference counting, cached on disk where possible.
+
+    Such a function may not allocate an array (Numba refuses to compile one
+    that does): an allocating function is :func:`native_alloc`. Its array
+    arguments are its caller's, alive for the call, so counting references to
+    them is waste, and it was the kernel's largest cost: every call of a
+    function with array arguments made an atomic increment and decrement per
+    array. Without it, evaluating the formula ``1`` takes 6 ns instead of 50,
+    and a deal of Oh Hell in the kernel 8.8 µs instead of 14.0 (its card play
+    1.2 instead of 3.9, its scoring 2.0 instead of 4.0; ``docs/decisions.md``, E14).
+    """
+    return cast(_F, numba.njit(**_options(nrt=False))(fn))
+
+
+def native_alloc(fn: _F) -> _F:
+    """``fn`` compiled by ``numba.njit`` with Numba's reference counting, for a function that allocates arrays."""
+    # Set explicitly: a function called from a native one would otherwise inherit its caller's setting.
+    return cast(_F, numba.njit(**_options(nrt=True))(fn))

@@ -26,7 +26,7 @@ from trickrules.native.auction import run as run_auction
 from trickrules.native.deal import deal
 from trickrules.native.declare import run as run_declare
 from trickrules.native.eligible import HE_COUNT, fill_auction
-from trickrules.native.jit import native
+from trickrules.native.jit import native, native_alloc
 from trickrules.native.making import run_alone, run_discard, run_making
 from trickrules.native.mt import MT_SIZE, seed_two, seed_words
 from trickrules.native.passing import run as run_passing
@@ -133,7 +133,7 @@ def _play(tb: Array, st: Array, mt: Array) -> None:
                 return
 
 
-@native
+@native_alloc
 def play_match(tb: Array, st: Array, mt: Array, agg: Array, rec: Array, max_deals: int) -> int:
     """Play the match in ``st`` to its end (or ``max_deals`` deals); how many deals it held.
 
@@ -199,7 +199,7 @@ def _bots_key(seeds: Array, i: int, key: Array) -> int:
     return count
 
 
-@native
+@native_alloc
 def play_chunk(tb: Array, seeds: Array, dealers: Array, agg: Array, deals: Array, rec: Array, max_deals: int) -> None:
     """Play one match per row of ``seeds`` (the match seed's four words, then the bots' four, low first).
 

@@ -16,7 +16,7 @@ import random as _random
 import numpy as np
 import numpy.typing as npt
 
-from trickrules.native.jit import native
+from trickrules.native.jit import native, native_alloc
 
 __all__ = [
     "MT_SIZE",
@@ -52,7 +52,7 @@ _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 
 
-@native
+@native_alloc
 def seed_words(key: npt.NDArray[np.int64], count: int, mt: npt.NDArray[np.int64]) -> None:
     """Seed ``mt`` from the first ``count`` 32-bit words of ``key`` (CPython's ``init_by_array``)."""
     m32 = 0xFFFFFFFF
@@ -83,7 +83,7 @@ def seed_words(key: npt.NDArray[np.int64], count: int, mt: npt.NDArray[np.int64]
     mt[624] = 624
 
 
-@native
+@native_alloc
 def seed_two(
     key_a: npt.NDArray[np.int64],
     count_a: int,
@@ -182,7 +182,7 @@ def _deal_key(seed: npt.NDArray[np.int64], shuffle_no: int, salt: int, key: npt.
     return count
 
 
-@native
+@native_alloc
 def deal_seed(seed: npt.NDArray[np.int64], shuffle_no: int, salt: int, mt: npt.NDArray[np.int64]) -> None:
     """Seed ``mt`` with ``mix(s, shuffle_no) ^ salt``, ``s`` the match seed as four 32-bit words (low first).
 
@@ -224,7 +224,7 @@ def _lazy_random(mt: npt.NDArray[np.int64], done: npt.NDArray[np.int64]) -> floa
     return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0)
 
 
-@native
+@native_alloc
 def deal_random(seed: npt.NDArray[np.int64], shuffle_no: int, salt: int) -> float:
     """The first ``random()`` of the deal's stream ``salt`` (``rng.chosen``, ``rng.chosen_size``)."""
     mt = np.empty(MT_SIZE, dtype=np.int64)
@@ -233,7 +233,7 @@ def deal_random(seed: npt.NDArray[np.int64], shuffle_no: int, salt: int) -> floa
     return _lazy_random(mt, done)
 
 
-@native
+@native_alloc
 def _shuffle_from(mt: npt.NDArray[np.int64], order: npt.NDArray[np.int64], n: int) -> None:
     """Fisher-Yates from the last position down, drawing from ``mt`` just seeded (``rng.shuffled``)."""
     done = np.zeros(1, dtype=np.int64)
@@ -244,7 +244,7 @@ def _shuffle_from(mt: npt.NDArray[np.int64], order: npt.NDArray[np.int64], n: in
         order[i], order[j] = order[j], order[i]
 
 
-@native
+@native_alloc
 def deal_shuffle_ahead(
     seed: npt.NDArray[np.int64], shuffle_no: int, order: npt.NDArray[np.int64], n: int, ahead: npt.NDArray[np.int64],
     held: int,
@@ -268,7 +268,7 @@ def deal_shuffle_ahead(
     return shuffle_no + 2
 
 
-@native
+@native_alloc
 def deal_shuffle_and_random(
     seed: npt.NDArray[np.int64], shuffle_no: int, salt: int, order: npt.NDArray[np.int64], n: int
 ) -> float:

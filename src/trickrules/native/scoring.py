@@ -58,7 +58,7 @@ import numpy.typing as npt
 
 from trickrules.native import layout as L
 from trickrules.native.formula import OUT_SIZE, evaluate, rounded
-from trickrules.native.jit import native
+from trickrules.native.jit import native, native_alloc
 from trickrules.native.scoring_ledger import deal_sides, lowest_seat, pay_out, player_env, set_int, side_env
 from trickrules.native.scoring_tables import (
     B_ANTE,
@@ -210,7 +210,7 @@ def _subjects(
     return int(n)
 
 
-@native
+@native_alloc
 def _outcomes(
     tb: npt.NDArray[np.int64],
     st: npt.NDArray[np.int64],
@@ -246,13 +246,13 @@ def _outcomes(
             side, player = subj[j, 0], subj[j, 1]
             if not is_bonus and matched[kind, player]:
                 continue
-            row = side_env(tb, st, plan, pot, side, sides, nsides, cache_mask, cn, cd)
+            row = side_env(tb, st, plan, pot, side, sides, nsides, cache_mask, cn, cd, out)
             if row < 0:
                 return 1
             vn, vd = cn[row], cd[row]
             if kind == 2:
                 if not have_player[player]:
-                    if not player_env(tb, st, plan, player, row, cn, cd, pn[player], pd[player]):
+                    if not player_env(tb, st, plan, player, row, cn, cd, pn[player], pd[player], out):
                         return 2
                     have_player[player] = 1
                 vn, vd = pn[player], pd[player]
@@ -262,12 +262,12 @@ def _outcomes(
                 if not is_bonus:
                     matched[kind, player] = 1
                 counts[entry] += 1
-                if not pay_out(tb, st, rec, vn, vd, side, player, has_contract, sides, scores):
+                if not pay_out(tb, st, rec, vn, vd, side, player, has_contract, sides, scores, out):
                     return 4
     return 0
 
 
-@native
+@native_alloc
 def _counters(
     tb: npt.NDArray[np.int64],
     st: npt.NDArray[np.int64],
@@ -287,7 +287,7 @@ def _counters(
             counters[k, seat] = st[L.COUNTERS + 8 * k + seat]
         for g in range(tb[S_NGROUPS]):
             group = tb[tb[S_GROUPS] + g]
-            row = side_env(tb, st, plan, pot, group, sides, nsides, cache_mask, cn, cd)
+            row = side_env(tb, st, plan, pot, group, sides, nsides, cache_mask, cn, cd, out)
             if row < 0 or not evaluate(tb, tb[tb[S_COUNTERS] + k], cn[row], cd[row], out):
                 return 5
             if not rounded(out[0], out[1], tb[S_ROUND], out):
@@ -298,7 +298,7 @@ def _counters(
     return 0
 
 
-@native
+@native_alloc
 def pay_deal(
     tb: npt.NDArray[np.int64],
     st: npt.NDArray[np.int64],
@@ -330,7 +330,7 @@ def pay_deal(
     return failed
 
 
-@native
+@native_alloc
 def score(tb: npt.NDArray[np.int64], st: npt.NDArray[np.int64]) -> None:
     """Score the finished deal in ``st`` and end the match or set up the next deal (see the module's docstring)."""
     n = tb[H_PLAYERS]
@@ -373,7 +373,7 @@ def _scored(tb: npt.NDArray[np.int64], st: npt.NDArray[np.int64], counts: npt.ND
             st[B_COUNTS + i // 16] |= min(counts[i], 15) << (4 * (i % 16))
 
 
-@native
+@native_alloc
 def passed_out(tb: npt.NDArray[np.int64], st: npt.NDArray[np.int64]) -> None:
     """A deal everyone passed, thrown in and counted as played (``deal_end.pass_out``): no payment."""
     _scored(tb, st, np.zeros(MAX_ENTRIES, dtype=np.int64))
@@ -382,7 +382,7 @@ def passed_out(tb: npt.NDArray[np.int64], st: npt.NDArray[np.int64]) -> None:
     _after_deal(tb, st)
 
 
-@native
+@native_alloc
 def _winners(tb: npt.NDArray[np.int64], st: npt.NDArray[np.int64]) -> int:
     """The winning seats (a mask) if the match is over after this deal, else 0 (``_match_winners``)."""
     ng = tb[S_NGROUPS]
@@ -426,7 +426,7 @@ def _winners(tb: npt.NDArray[np.int64], st: npt.NDArray[np.int64]) -> int:
     return seats
 
 
-@native
+@native_alloc
 def _after_deal(tb: npt.NDArray[np.int64], st: npt.NDArray[np.int64]) -> None:
     """The match over (winners, the pot shared, the bonus for winning), or the next deal's number, shuffle, dealer."""
     n = tb[H_PLAYERS]
@@ -467,7 +467,7 @@ def _after_deal(tb: npt.NDArray[np.int64], st: npt.NDArray[np.int64]) -> None:
                     st[L.SCORES + s] += points
 
 
-@native
+@native_alloc
 def ends_early(tb: npt.NDArray[np.int64], st: npt.NDArray[np.int64]) -> bool:
     """Whether the contract's ``end_when`` stops the play after the trick just won (``deal_end.ends_early``)."""
     contract = st[L.CONTRACT]
@@ -497,7 +497,7 @@ def ends_early(tb: npt.NDArray[np.int64], st: npt.NDArray[np.int64]) -> bool:
     return bool(out[0] != 0)
 
 
-@native
+@native_alloc
 def ante(tb: npt.NDArray[np.int64], st: npt.NDArray[np.int64]) -> None:
     """The ante due at the start of deal ``st[NUMBER]`` paid into the pot (``deal._ante_due``); ``B_ANTE`` says it."""
     n = tb[H_PLAYERS]

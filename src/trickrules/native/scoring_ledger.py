@@ -13,7 +13,7 @@ import numpy as np
 import numpy.typing as npt
 
 from trickrules.native import layout as L
-from trickrules.native.formula import OUT_SIZE, evaluate, rounded
+from trickrules.native.formula import evaluate, rounded
 from trickrules.native.jit import native
 from trickrules.native.play import low_card
 from trickrules.native.scoring_tables import (
@@ -234,9 +234,14 @@ def _side_values(
 
 
 @native
-def _run_formulas(tb: npt.NDArray[np.int64], plan: int, vn: npt.NDArray[np.int64], vd: npt.NDArray[np.int64]) -> bool:
-    """Evaluate the plan's named variables in order into ``vn / vd``; False on an error."""
-    out = np.empty(OUT_SIZE, dtype=np.int64)
+def _run_formulas(
+    tb: npt.NDArray[np.int64],
+    plan: int,
+    vn: npt.NDArray[np.int64],
+    vd: npt.NDArray[np.int64],
+    out: npt.NDArray[np.int64],
+) -> bool:
+    """Evaluate the plan's named variables in order into ``vn / vd`` (``out``: a work array); False on an error."""
     for i in range(tb[plan]):
         var = tb[plan + 1 + 2 * i]
         if not evaluate(tb, tb[plan + 2 + 2 * i], vn, vd, out):
@@ -281,8 +286,12 @@ def side_env(
     cache_mask: npt.NDArray[np.int64],
     cn: npt.NDArray[np.int64],
     cd: npt.NDArray[np.int64],
+    out: npt.NDArray[np.int64],
 ) -> int:
-    """The row of the cache holding ``side``'s variables (worked out the first time); -1 on an error."""
+    """The row of the cache holding ``side``'s variables (worked out the first time); -1 on an error.
+
+    ``out`` is :func:`~trickrules.native.formula.evaluate`'s work array (its caller's, allocated once per scoring).
+    """
     k = 0
     while k < cache_mask.shape[0] and cache_mask[k] != 0:
         if cache_mask[k] == side:
@@ -292,7 +301,7 @@ def side_env(
     vd = cd[k]
     _base(tb, st, pot, vn, vd)
     _side_values(tb, st, side, sides, nsides, vn, vd)
-    if not _run_formulas(tb, plan, vn, vd):
+    if not _run_formulas(tb, plan, vn, vd, out):
         return -1
     cache_mask[k] = side
     return k
@@ -327,6 +336,7 @@ def player_env(
     cd: npt.NDArray[np.int64],
     pn: npt.NDArray[np.int64],
     pd: npt.NDArray[np.int64],
+    out: npt.NDArray[np.int64],
 ) -> bool:
     """``seat``'s variables into ``pn / pd``: its side's (cache row ``row``) and its own; False on an error."""
     for k in range(pn.shape[0]):
@@ -339,7 +349,7 @@ def player_env(
     set_int(pn, pd, V_IS_PARTNER, 1 if partner >= 0 and seat == partner and seat != declarer else 0)
     set_int(pn, pd, V_OWN_TRICKS, st[L.WON_TRICKS + seat])
     set_int(pn, pd, V_OWN_BID, st[L.BID + seat])
-    return _run_formulas(tb, plan, pn, pd)
+    return _run_formulas(tb, plan, pn, pd, out)
 
 
 @native
@@ -389,10 +399,13 @@ def _move(
     payer: int,
     targets: int,
     scores: npt.NDArray[np.int64],
+    out: npt.NDArray[np.int64],
 ) -> bool:
-    """Chips from ``payer`` (-1: the pot) to ``targets`` (a mask, -1: the pot), as ``Ledger._move``; False: an error."""
+    """Chips from ``payer`` (-1: the pot) to ``targets`` (a mask, -1: the pot), as ``Ledger._move``; False: an error.
+
+    ``out`` is a work array of :data:`~trickrules.native.formula.OUT_SIZE` words (the rounding's).
+    """
     n = tb[H_PLAYERS]
-    out = np.empty(OUT_SIZE, dtype=np.int64)
     k = 1 if targets < 0 else _popcount(targets)
     if den == 1 and (not split or num % k == 0):
         chips = (num // k) if split else num
@@ -455,10 +468,10 @@ def pay_out(
     has_contract: bool,
     sides: npt.NDArray[np.int64],
     scores: npt.NDArray[np.int64],
+    out: npt.NDArray[np.int64],
 ) -> bool:
-    """The payments of the outcome or bonus at ``rec``; False on an error."""
+    """The payments of the outcome or bonus at ``rec`` (``out``: :func:`evaluate`'s work array); False on an error."""
     n = tb[H_PLAYERS]
-    out = np.empty(OUT_SIZE, dtype=np.int64)
     chips = tb[S_UNIT] == 1
     mode = tb[S_ROUND]
     for i in range(tb[rec + 4]):
@@ -496,6 +509,6 @@ def pay_out(
                 targets = receivers & ~(1 << p)
                 if targets == 0:
                     continue
-            if not _move(tb, st, num, den, split, remainder, p, targets, scores):
+            if not _move(tb, st, num, den, split, remainder, p, targets, scores, out):
                 return False
     return True
