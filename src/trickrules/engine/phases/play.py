@@ -117,7 +117,10 @@ def _apply(state: State, action: object) -> State:
     game = state.game
     t = game.tables
     card = t.card_of.get(action.arg) if type(action) is Action and action.verb == _PLAY else None
-    if card is None or not (_legal_mask(state)[0] >> card) & 1:
+    found = state._cache
+    if found is None and card is not None:
+        found = _legal_mask(state)
+    if card is None or not (found[0] >> card) & 1:
         # Anything but a card of the legal mask (which is in the hand): checked in full (and refused with the rule).
         chosen = game.as_action(action)
         return _after_play(state, _card(state, chosen), chosen)
