@@ -44,6 +44,8 @@ class CompiledContract(Sealed):
     exchange_returns: ExchangeReturns = ExchangeReturns.ANY
     first_lead: FirstLead = FirstLead.ELDEST
     end_when: Formula | None = None
+    #: The trump key the contract fixes when it is won (``bidding.contracts[].trumps``), else ``None``.
+    trumps: int | None = None
 
 
 @frozen

@@ -221,6 +221,7 @@ def _compile_contract(
     end_when = formulas.compile(c.end_when, END_VARS, f"{path}.end_when")[0] if c.end_when else None
     if c.exchange_returns == "called_card" and not c.exchange:
         raise _fail(where, f"{path}.exchange_returns", "needs an exchange (exchange = 1 or more).")
+    trumps = _contract_trumps(c.trumps, cards, where, f"{path}.trumps")
     compiled = CompiledContract(
         index=n,
         name=c.name,
@@ -236,8 +237,24 @@ def _compile_contract(
         exchange_returns=ExchangeReturns(c.exchange_returns),
         first_lead=FirstLead(c.first_lead),
         end_when=end_when,
+        trumps=trumps,
     )
     return compiled, {**sranges, **ranges}
+
+
+def _contract_trumps(code: str, cards: CardTable, where: str, path: str) -> int | None:
+    """The trump key a contract fixes (``None`` for ``""``): a suit, a trump set, or ``none`` where the game has it."""
+    if not code:
+        return None
+    try:
+        key = cards.trump_key(code)
+    except ValueError:
+        names = [*cards.suit_codes, *cards.set_names]
+        known = ", ".join(names)
+        raise _fail(where, path, f"{code!r} is not a suit code, a trump set or 'none' (known: {known}).") from None
+    if key not in cards.trump_keys():
+        raise _fail(where, path, "'none' needs a deal without trumps (trump.allow_none = true).")
+    return key
 
 
 def _check_deal(spec: Spec, cards: CardTable, where: str) -> int:

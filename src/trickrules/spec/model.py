@@ -47,6 +47,7 @@ __all__ = [
     "Spec",
     "SuitSpec",
     "TricksBidSpec",
+    "TrumpSetSpec",
     "TrumpSpec",
     "VariantSpec",
 ]
@@ -147,12 +148,29 @@ class RanksSpec(Sealed):
 
 
 @frozen
+class TrumpSetSpec(Sealed):
+    """A named choice of trumps other than a suit, which a contract may fix (``bidding.contracts[].trumps``).
+
+    ``promotions = true``: the cards promoted whatever the trump suit (``card``
+    promotions) are the only trumps, in their places (Skat's Grand: the Jacks);
+    ``false``: nothing is a trump. ``plain`` gives the suits' plain orders under
+    this choice, keyed like ``ranks.plain`` (default: ``ranks.plain``); an
+    order lists every card of its suit but the trumps.
+    """
+
+    name: str
+    promotions: bool = True
+    plain: FrozenMap[str, tuple[str, ...]] = field(factory=FrozenMap)
+
+
+@frozen
 class TrumpSpec(Sealed):
     """How the trump suit is fixed, and the promoted trumps.
 
     ``chosen_by`` is the default for contracts that do not say otherwise;
     ``"fixed"`` makes ``suit`` (a suit code) the trump suit of every deal.
     ``allow_none`` lets the chooser name no trump at all (``trump none``).
+    ``sets`` are named choices of trumps other than a suit (:class:`TrumpSetSpec`).
     """
 
     chosen_by: str = field(default="declarer", validator=in_(TRUMP_CHOOSERS))
@@ -160,6 +178,7 @@ class TrumpSpec(Sealed):
     allow_none: bool = False
     none_name: str = "no trump"
     promotions: tuple[PromotionSpec, ...] = ()
+    sets: tuple[TrumpSetSpec, ...] = ()
 
 
 @frozen
@@ -260,6 +279,8 @@ class ContractSpec(Sealed):
     variables). ``vars`` are named values the scoring formulas may use.
     ``end_when`` is a formula checked after every trick; when it holds, the
     play stops and the deal is scored on the tricks taken so far.
+    ``trumps`` fixes the trumps when the contract is won: a suit code, the
+    name of a ``trump.sets`` entry, or ``"none"`` (``""``: ``trump_by`` says).
     """
 
     name: str
@@ -275,6 +296,7 @@ class ContractSpec(Sealed):
     exchange_returns: str = field(default="any", validator=in_(("any", "called_card")))
     first_lead: str = field(default="eldest", validator=in_(("eldest", "declarer")))
     end_when: str = ""
+    trumps: str = ""
 
 
 @frozen
@@ -329,13 +351,14 @@ class BiddingSpec(Sealed):
     is out of the auction); ``until_consecutive_passes``: it goes round until
     everyone else has passed in a row after the last bid (or everyone, with no
     bid), and a player who passed may bid again when his turn comes back.
-    With ``earlier_may_hold`` a player who speaks before the high bidder in
+    ``first_bid``: from the eldest, the first player who bids wins the auction
+    (everyone passing passes it out). With ``earlier_may_hold`` a player who speaks before the high bidder in
     the order from the eldest may bid the same contract (hold it).
     """
 
     contracts: tuple[ContractSpec, ...] = ()
     auction: str = field(
-        default="once_around", validator=in_(("once_around", "until_passes", "until_consecutive_passes"))
+        default="once_around", validator=in_(("once_around", "until_passes", "until_consecutive_passes", "first_bid"))
     )
     earlier_may_hold: bool = False
     all_pass: AllPassSpec = AllPassSpec()

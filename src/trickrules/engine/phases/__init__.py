@@ -33,6 +33,7 @@ from trickrules.engine.phases import (
     play,
     tricks_bid,
     trump,
+    widow,  # noqa: F401  (registered on import: a game uses it by naming [mechanisms.widow])
 )
 from trickrules.engine.values import Phase
 from trickrules.errors import SpecError

@@ -1,8 +1,8 @@
 """The auction: seats bid contracts of the ladder or pass, until the spec's auction form ends it.
 
 Forms (``bidding.auction``): ``until_passes`` (a seat that passed is out),
-``until_consecutive_passes`` (the passes after the last bid end it) and
-``once_around``. With ``bidding.earlier_may_hold`` a seat that speaks
+``until_consecutive_passes`` (the passes after the last bid end it),
+``once_around`` and ``first_bid`` (the first bid wins). With ``bidding.earlier_may_hold`` a seat that speaks
 before the high bidder (counting from the eldest) may bid the same
 contract. When everyone passes, the spec forces a contract on the
 holder of a given card, plays without a contract, or redeals.
@@ -153,6 +153,8 @@ def _step(state: State, action: Action) -> State:
     record = Auction(high, bidder, passed, old.spoken + 1)
     if form is AuctionForm.ONCE_AROUND:
         over = record.spoken >= n
+    elif form is AuctionForm.FIRST_BID:
+        over = high is not None or record.spoken >= n
     elif form is AuctionForm.UNTIL_CONSECUTIVE_PASSES:
         over = passed.bit_count() >= (n - 1 if high is not None else n)
     else:
@@ -196,7 +198,9 @@ def _contract_won(
         sitting_out = next(s for s in team if s != declarer)
     out = 0 if sitting_out is None else 1 << sitting_out
     d = evolve(d, contract=contract, declarer=declarer, seats_out=out)
-    if d.trump is None and c.trump_by is TrumpChooser.NONE:
+    if d.trump is None and c.trumps is not None:
+        d = evolve(d, trump=c.trumps)
+    elif d.trump is None and c.trump_by is TrumpChooser.NONE:
         d = evolve(d, trump=NO_TRUMP)
     return advance(state, d, events)
 
