@@ -66,6 +66,8 @@ RARE: tuple[tuple[str, Options, tuple[str, ...], tuple[str, ...]], ...] = (
     ("euchre", (("target", "5"),), ("trump",), ("turned_taken", "discard", "alone")),
     # Oh Hell: every player bids a number of tricks.
     ("oh-hell", (), (), ("bid_tricks",)),
+    # Skat: the declarer takes up the widow and discards.
+    ("skat", (), ("bid", "take"), ("widow_choice", "widow_taken", "widow_discard")),
 )
 # Seconds: a guard that turns a hang on hostile input into a failure. It is no speed
 # measurement (those are the benchmarks'), so it leaves room for a loaded CI machine.

@@ -32,9 +32,19 @@ PER_SETTING = 12
 MAX_DEALS = 12
 
 
+#: The bundled games and overlays the matches were recorded for: a game bundled later does not shift
+#: the 200 cases (it has tests of its own).
+RECORDED = frozenset(
+    (
+        "cuatrola", "cuatrola-11", "euchre", "hearts", "manille", "manille-difference", "manille-soft-overtrump",
+        "oh-hell", "quadrille", "quadrille-fi", "quadrille-no-forced-spadille", "quintille", "spades", "whist",
+    )
+)  # fmt: skip
+
+
 def settings() -> list[tuple[str, dict[str, str]]]:
     """Every setting the golden matches cover."""
-    return [*((name, {}) for name in bundled_names()), *EXTRA]
+    return [*((name, {}) for name in bundled_names() if name in RECORDED), *EXTRA]
 
 
 def cases() -> list[tuple[str, dict[str, str], int, str]]:

@@ -48,8 +48,8 @@ class TrumpTable(Sealed):
 
     ``order`` lists the trumps high to low; ``promoted`` maps a promoted
     card to its promotion's name; ``eff_suit[c]`` and ``power[c]`` are per
-    card (see the module docstring); ``plain_orders[s]`` lists suit ``s``'s
-    cards that are not trumps, high to low.
+    card (see the module docstring); ``plain_orders[s]`` lists effective suit
+    ``s``'s cards that are not trumps, high to low (none for a trump set's).
     """
 
     trump: int
@@ -386,6 +386,7 @@ def _trump_table(
     trump_spec: dict[str, tuple[str, ...]],
     plain_orders: list[tuple[int, ...]],
     deck: _Deck,
+    spec_sets: tuple[TrumpSetSpec, ...] = (),
 ) -> TrumpTable:
     """The rank tables for one trump key: trumps ranked above every plain card, each suit by its plain order."""
     promoted = _promoted_cards(trump, promos, deck)
@@ -403,6 +404,7 @@ def _trump_table(
         plains.append(plain)
         for pos, c in enumerate(plain):
             power[c] = 1 + len(plain) - pos
+    plains += [()] * len(spec_sets)  # the trump sets' effective suits hold no plain card
     return TrumpTable(trump, order, tuple(promoted.items()), tuple(eff), tuple(power), tuple(plains))
 
 
@@ -429,6 +431,7 @@ def _set_table(
     for suit_plain in plain:
         for pos, c in enumerate(suit_plain):
             power[c] = 1 + len(suit_plain) - pos
+    plain += [()] * len(spec.trump.sets)  # the trump sets' effective suits hold no plain card
     return TrumpTable(key, order, tuple(promoted.items()), tuple(eff), tuple(power), tuple(plain))
 
 
@@ -457,7 +460,8 @@ def compile_cards(spec: Spec, where: str) -> CardTable:
     trump_keys = _trump_keys(spec.trump, len(deck.suit_codes), fixed, where)
     by_place = sorted(promos, key=lambda p: p.place)
     trump_spec = dict(spec.ranks.trump)
-    tables = tuple(_trump_table(t, by_place, trump_spec, plain_orders, deck) for t in trump_keys)
+    sets = spec.trump.sets
+    tables = tuple(_trump_table(t, by_place, trump_spec, plain_orders, deck, sets) for t in trump_keys)
     _check_sets(spec, deck)
     n = len(deck.suit_codes)
     tables += tuple(_set_table(n + k, k, tset, by_place, spec, deck) for k, tset in enumerate(spec.trump.sets))

@@ -20,6 +20,7 @@ from attrs.validators import in_
 from trickrules.spec.bids import CounterSpec, TricksBidSpec  # re-exported: part of the model
 from trickrules.spec.frozenmap import FrozenMap
 from trickrules.spec.sealed import Sealed  # the sections whose default value every spec shares
+from trickrules.spec.trumpsets import TrumpSetSpec  # re-exported: part of the model
 
 __all__ = [
     "AllPassSpec",
@@ -148,29 +149,12 @@ class RanksSpec(Sealed):
 
 
 @frozen
-class TrumpSetSpec(Sealed):
-    """A named choice of trumps other than a suit, which a contract may fix (``bidding.contracts[].trumps``).
-
-    ``promotions = true``: the cards promoted whatever the trump suit (``card``
-    promotions) are the only trumps, in their places (Skat's Grand: the Jacks);
-    ``false``: nothing is a trump. ``plain`` gives the suits' plain orders under
-    this choice, keyed like ``ranks.plain`` (default: ``ranks.plain``); an
-    order lists every card of its suit but the trumps.
-    """
-
-    name: str
-    promotions: bool = True
-    plain: FrozenMap[str, tuple[str, ...]] = field(factory=FrozenMap)
-
-
-@frozen
 class TrumpSpec(Sealed):
     """How the trump suit is fixed, and the promoted trumps.
 
     ``chosen_by`` is the default for contracts that do not say otherwise;
     ``"fixed"`` makes ``suit`` (a suit code) the trump suit of every deal.
-    ``allow_none`` lets the chooser name no trump at all (``trump none``).
-    ``sets`` are named choices of trumps other than a suit (:class:`TrumpSetSpec`).
+    ``allow_none`` lets the chooser name no trump at all (``trump none``); ``sets``: :class:`TrumpSetSpec`.
     """
 
     chosen_by: str = field(default="declarer", validator=in_(TRUMP_CHOOSERS))
@@ -278,9 +262,7 @@ class ContractSpec(Sealed):
     and ``eligible`` is a formula that must hold (see ``docs/dsl.md`` for its
     variables). ``vars`` are named values the scoring formulas may use.
     ``end_when`` is a formula checked after every trick; when it holds, the
-    play stops and the deal is scored on the tricks taken so far.
-    ``trumps`` fixes the trumps when the contract is won: a suit code, the
-    name of a ``trump.sets`` entry, or ``"none"`` (``""``: ``trump_by`` says).
+    play stops and the deal is scored on the tricks taken so far. ``trumps``: the trumps it fixes (``docs/dsl.md``).
     """
 
     name: str
@@ -351,9 +333,8 @@ class BiddingSpec(Sealed):
     is out of the auction); ``until_consecutive_passes``: it goes round until
     everyone else has passed in a row after the last bid (or everyone, with no
     bid), and a player who passed may bid again when his turn comes back.
-    ``first_bid``: from the eldest, the first player who bids wins the auction
-    (everyone passing passes it out). With ``earlier_may_hold`` a player who speaks before the high bidder in
-    the order from the eldest may bid the same contract (hold it).
+    ``first_bid``: the first player who bids wins. With ``earlier_may_hold`` a player who
+    speaks before the high bidder in the order from the eldest may bid the same contract (hold it).
     """
 
     contracts: tuple[ContractSpec, ...] = ()

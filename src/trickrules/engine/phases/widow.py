@@ -28,55 +28,28 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 from attrs import frozen
 
 from trickrules.compile.tables import Tables
 from trickrules.engine.actions import Action
-from trickrules.engine.events import HIDDEN, Event, MechanismEvent
+from trickrules.engine.events import HIDDEN, Event, WidowChoice, WidowDiscarded, WidowTaken
 from trickrules.engine.loop import advance, moved
 from trickrules.engine.mechanism import Mechanism, listed, not_legal, register
 from trickrules.engine.state import State
-from trickrules.engine.values import Actor, DealInfo, MatchInfo, Tally, evolve, with_part
+from trickrules.engine.values import DEALER, Actor, DealInfo, MatchInfo, Tally, evolve, with_part
 from trickrules.errors import SpecError
 
 if TYPE_CHECKING:
     from trickrules.engine.state import GameLike
 
-__all__ = ["MECHANISM", "WIDOW", "Widow", "WidowChoice", "WidowDiscarded", "WidowTaken", "WidowView", "widow_of"]
+__all__ = ["MECHANISM", "WIDOW", "Widow", "WidowView", "widow_of"]
 
 #: This mechanism's phase, and the name of its spec section (``[mechanisms.widow]``).
 WIDOW = "widow"
 #: The keys its section may hold, with their types.
 _KEYS: Mapping[str, type] = MappingProxyType({"hand": bool})
-
-
-@frozen
-class WidowTaken(MechanismEvent):
-    """The declarer took up the widow (its cards are seen by him alone)."""
-
-    TAG: ClassVar[str] = "widow_taken"
-    seat: int
-    cards: tuple[str, ...]
-
-
-@frozen
-class WidowChoice(MechanismEvent):
-    """The declarer chose to take up the widow, or (``hand``) to play from his hand, the widow left as it lies."""
-
-    TAG: ClassVar[str] = "widow_choice"
-    seat: int
-    hand: bool
-
-
-@frozen
-class WidowDiscarded(MechanismEvent):
-    """The declarer discarded a card face down after taking up the widow."""
-
-    TAG: ClassVar[str] = "widow_discard"
-    seat: int
-    card: str
 
 
 @frozen
@@ -189,7 +162,7 @@ def _step(state: State, action: Action) -> State:
         return advance(state, d, events, _won(state.tally, seat, record.cards))
     taken = WidowTaken(seat, game.tables.codes_of(record.cards))
     if action.verb == "take":
-        events += [(seat, WidowChoice(seat, False)), (seat, taken)]
+        events += [(seat, WidowChoice(seat, False)), (DEALER, taken)]
     if not record.taken:
         hands[seat] |= record.cards
     if action.verb == "discard":  # with the widow taken up first where nobody chose to (the action's event first)
@@ -197,7 +170,7 @@ def _step(state: State, action: Action) -> State:
         hands[seat] &= ~bit
         events.append((seat, WidowDiscarded(seat, action.arg)))
         if not record.taken:
-            events.append((seat, taken))
+            events.append((DEALER, taken))
         record = evolve(record, discarded=record.discarded | bit)
     record = evolve(record, taken=True)
     done = record.discarded.bit_count() == record.cards.bit_count()
@@ -252,4 +225,4 @@ MECHANISM: Mechanism = listed(
     view_type=WidowView,
 )
 
-register(MECHANISM, uses=_uses, events=(WidowTaken, WidowChoice, WidowDiscarded), verbs={"take": False, "hand": False})
+register(MECHANISM, uses=_uses, verbs={"take": False, "hand": False})  # its events are built in (engine.events)
