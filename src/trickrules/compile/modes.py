@@ -66,6 +66,7 @@ class AuctionForm(StrEnum):
     UNTIL_PASSES = "until_passes"
     UNTIL_CONSECUTIVE_PASSES = "until_consecutive_passes"
     FIRST_BID = "first_bid"
+    DECLARER = "declarer"
 
 
 @unique

@@ -77,10 +77,11 @@ def compile_scoring_vars(
     counters = {c.name: UNKNOWN for c in spec.scoring.counters}
     ranges: dict[str, Range] = dict(counters)
     out = []
+    announced = tuple(f"announced_{a.name}" for a in spec.bidding.announcements)
     for name, source in spec.scoring.vars.items():
-        # A var may use the built-in variables, the counters and the vars defined before it.
+        # A var may use the built-in variables, the announcements, the counters and the vars defined before it.
         path = key_path("scoring.vars", name)
-        formula, found = formulas.compile(source, (*DEAL_VARS, *SIDE_VARS, *ranges), path, ranges)
+        formula, found = formulas.compile(source, (*DEAL_VARS, *SIDE_VARS, *announced, *ranges), path, ranges)
         out.append((name, formula))
         ranges[name] = found
     return tuple(out), ranges

@@ -50,6 +50,7 @@ DEAL_VARS = (
     "no_contract",
     "no_trump",
     "forced",
+    "hand",  # the declarer plays from his hand: the widow left as it lies ([mechanisms.widow])
 )
 #: Variables about the side an outcome is evaluated for.
 SIDE_VARS = (
@@ -75,14 +76,15 @@ SIDE_VARS = (
     *("point_cards", "opp_point_cards", "point_cards_total", "max_point_cards"),  # cards worth points above 0
 )
 #: Variables about the player a ``for_each = "player"`` outcome is evaluated for.
-PLAYER_VARS = ("top_trumps", "is_declarer", "is_partner", "own_tricks", *BID_PLAYER_VARS)
+PLAYER_VARS = ("top_trumps", "top_trumps_without", "is_declarer", "is_partner", "own_tricks", *BID_PLAYER_VARS)
 #: Variables of a contract's ``eligible`` formula.
-ELIGIBILITY_VARS = ("score", "opp_score", "target", "players", "deal")
+ELIGIBILITY_VARS = ("score", "opp_score", "target", "players", "deal", "hand")
 #: Variables of a contract's ``end_when`` formula, after each trick: the declarer side's
 #: tricks so far, the other side's, how many have been played, and how many a deal has.
 END_VARS = ("tricks", "opp_tricks", "tricks_played", "tricks_total")
 
 _CONDITIONS = (
+    "hand",
     "extra_deal",
     "no_contract",
     "no_trump",
@@ -160,7 +162,10 @@ def builtin_ranges(n: GameNumbers, names: tuple[str, ...] = ()) -> Mapping[str, 
         "opp_bid": bids,
         "own_bid": span(n.lowest_bid, n.highest_bid),
     }
-    for name in ("tricks", "opp_tricks", "run", "declarer_tricks", "partner_tricks", "top_trumps", "own_tricks"):
+    for name in ("tricks", "opp_tricks", "run", "declarer_tricks", "partner_tricks", "own_tricks"):
+        out[name] = tricks
+    for name in ("top_trumps", "top_trumps_without"):  # a hand and a widow: the most cards one seat may hold
+        out[name] = span(0, None)
         out[name] = tricks
     for name in names:
         out[f"announced_{name}"] = BOOL

@@ -63,6 +63,9 @@ __all__ = [
     "TricksBid",
     "TrumpNamed",
     "TurnedTaken",
+    "ValueAuctionWon",
+    "ValueBid",
+    "ValueHeld",
     "WentAlone",
     "WidowChoice",
     "WidowDiscarded",
@@ -235,6 +238,33 @@ class Discarded:
     TAG: ClassVar[str] = "discard"
     seat: int
     card: str
+
+
+@frozen(weakref_slot=False)
+class ValueBid:
+    """``seat`` bid a game value in a value auction ([mechanisms.value_bidding])."""
+
+    TAG: ClassVar[str] = "value_bid"
+    seat: int
+    value: int
+
+
+@frozen(weakref_slot=False)
+class ValueHeld:
+    """``seat``, answering, held the value bid to it: it would play a game of that value."""
+
+    TAG: ClassVar[str] = "hold"
+    seat: int
+    value: int
+
+
+@frozen(weakref_slot=False)
+class ValueAuctionWon:
+    """The value auction is over: ``seat`` is the declarer, having bid or held ``value``."""
+
+    TAG: ClassVar[str] = "value_won"
+    seat: int
+    value: int
 
 
 @frozen(weakref_slot=False)
@@ -424,6 +454,9 @@ Event = (
     | TurnedTaken
     | Discarded
     | WentAlone
+    | ValueBid
+    | ValueHeld
+    | ValueAuctionWon
     | WidowChoice
     | WidowTaken
     | WidowDiscarded
@@ -458,6 +491,9 @@ _TYPES: dict[str, type[Any]] = {
             TurnedTaken,
             Discarded,
             WentAlone,
+            ValueBid,
+            ValueHeld,
+            ValueAuctionWon,
             WidowChoice,
             WidowTaken,
             WidowDiscarded,
@@ -477,7 +513,7 @@ EVENT_TYPES: Mapping[str, type[Any]] = MappingProxyType(_TYPES)
 #: The tags of the built-in events that record a player's decision.
 ACTION_EVENTS = frozenset(
     {"pass", "bid", "trump", "call", "give", "announce", "play", "declare", "pass_card", "discard", "alone"}
-    | {"bid_tricks", "widow_choice", "widow_discard"}
+    | {"bid_tricks", "value_bid", "hold", "widow_choice", "widow_discard"}
 )
 #: The tags of the registered events that record a player's decision.
 _ACTION_TAGS: set[str] = set()

@@ -64,6 +64,8 @@ PROMOTION_SUITS = ("trump", "same_colour")
 MAKING_ROUNDS = ("turned", "others", "any")
 #: How the declarer's side is formed once a contract is won.
 CONTRACT_SIDES = ("alone", "with_called", "with_partner", "partner_sits_out", "teams")
+#: How the auction goes round (``bidding.auction``).
+AUCTION_FORMS = ("once_around", "until_passes", "until_consecutive_passes", "first_bid", "declarer")
 #: The play-obligation primitives the engine knows.
 OBLIGATION_RULES = (
     "follow_suit",
@@ -333,14 +335,13 @@ class BiddingSpec(Sealed):
     is out of the auction); ``until_consecutive_passes``: it goes round until
     everyone else has passed in a row after the last bid (or everyone, with no
     bid), and a player who passed may bid again when his turn comes back.
-    ``first_bid``: the first player who bids wins. With ``earlier_may_hold`` a player who
+    ``first_bid``: the first player who bids wins; ``declarer``: the declarer a mechanism chose (value
+    bidding) names the contract, with no pass. With ``earlier_may_hold`` a player who
     speaks before the high bidder in the order from the eldest may bid the same contract (hold it).
     """
 
     contracts: tuple[ContractSpec, ...] = ()
-    auction: str = field(
-        default="once_around", validator=in_(("once_around", "until_passes", "until_consecutive_passes", "first_bid"))
-    )
+    auction: str = field(default="once_around", validator=in_(AUCTION_FORMS))
     earlier_may_hold: bool = False
     all_pass: AllPassSpec = AllPassSpec()
     announcements: tuple[AnnouncementSpec, ...] = ()

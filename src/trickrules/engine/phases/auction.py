@@ -2,10 +2,12 @@
 
 Forms (``bidding.auction``): ``until_passes`` (a seat that passed is out),
 ``until_consecutive_passes`` (the passes after the last bid end it),
-``once_around`` and ``first_bid`` (the first bid wins). With ``bidding.earlier_may_hold`` a seat that speaks
-before the high bidder (counting from the eldest) may bid the same
-contract. When everyone passes, the spec forces a contract on the
-holder of a given card, plays without a contract, or redeals.
+``once_around``, ``first_bid`` (the first bid wins) and ``declarer`` (the
+declarer another mechanism chose, by value bidding, names the contract
+alone). With ``bidding.earlier_may_hold`` a seat that speaks before the
+high bidder (counting from the eldest) may bid the same contract. When
+everyone passes, the spec forces a contract on the holder of a given
+card, plays without a contract, or redeals.
 """
 
 from __future__ import annotations
@@ -74,7 +76,11 @@ def _start(game: GameLike, d: DealInfo, match: MatchInfo) -> Auction:
 
 
 def _due(state: State, d: DealInfo) -> int | None:
-    return None if auction(state.game, d).over else (d.dealer + 1) % state.game.players
+    if auction(state.game, d).over:
+        return None
+    if state.game.rules.auction is AuctionForm.DECLARER:  # the declarer another mechanism chose names it
+        return d.declarer
+    return (d.dealer + 1) % state.game.players
 
 
 def _facts(game: GameLike, d: DealInfo) -> Mapping[str, object]:
@@ -99,7 +105,7 @@ def _offered(state: State) -> list[Action]:
     shared_ = game.shared
     seat = state.to_move
     assert seat is not None
-    out = [shared_.pass_action]
+    out = [] if game.rules.auction is AuctionForm.DECLARER else [shared_.pass_action]
     dealt = state.deal.dealt[seat]
     for c in game.rules.contracts[_lowest(state, seat) :]:  # only higher bids, or an equal one held
         if c.requires_mask & ~dealt:
@@ -153,7 +159,7 @@ def _step(state: State, action: Action) -> State:
     record = Auction(high, bidder, passed, old.spoken + 1)
     if form is AuctionForm.ONCE_AROUND:
         over = record.spoken >= n
-    elif form is AuctionForm.FIRST_BID:
+    elif form is AuctionForm.FIRST_BID or form is AuctionForm.DECLARER:
         over = high is not None or record.spoken >= n
     elif form is AuctionForm.UNTIL_CONSECUTIVE_PASSES:
         over = passed.bit_count() >= (n - 1 if high is not None else n)

@@ -2,8 +2,8 @@
 
 A game uses it by naming its section, ``[mechanisms.widow]`` (it is a
 mechanism registered with :func:`trickrules.engine.mechanism.register`, asked
-just before the play). Once the contract is settled (and its trumps, call,
-exchange and announcements), the declarer takes up the widow, the stock the
+just before the play, or before the phase the section's ``before`` names).
+Once the declarer is known, the declarer takes up the widow, the stock the
 packets leave undealt, and discards as many cards, one ``discard CARD`` at a
 time, face down. The cards discarded count for the declarer's side: they are
 added to the declarer's cards won (``Tally.won``), so the scoring variables
@@ -11,6 +11,7 @@ added to the declarer's cards won (``Tally.won``), so the scoring variables
 
 Keys of the section:
 
+* ``before`` (string, default ``"play"``): the phase it is asked before.
 * ``hand`` (bool, default ``false``): the declarer first chooses to take up
   the widow (``take``) or to play from his hand (``hand``); from hand, the
   widow is not seen by anyone and counts for the declarer as it lies. Without
@@ -21,7 +22,9 @@ Keys of the section:
 What each seat sees: the widow's cards only the declarer, and only once he
 may take them up; the cards discarded only the declarer (others see
 ``"?"``); every seat sees whether the widow was taken up or the game is
-played from hand.
+played from hand. Its facts for the scoring: ``hand``, and the widow among
+the cards the declarer holds (``holds``: Skat counts its matadors over the
+hand and the skat).
 """
 
 from __future__ import annotations
@@ -49,7 +52,7 @@ __all__ = ["MECHANISM", "WIDOW", "Widow", "WidowView", "widow_of"]
 #: This mechanism's phase, and the name of its spec section (``[mechanisms.widow]``).
 WIDOW = "widow"
 #: The keys its section may hold, with their types.
-_KEYS: Mapping[str, type] = MappingProxyType({"hand": bool})
+_KEYS: Mapping[str, type] = MappingProxyType({"hand": bool, "before": str})
 
 
 @frozen
@@ -119,9 +122,18 @@ def _start(game: GameLike, d: DealInfo, match: MatchInfo) -> Widow:
 
 
 def _due(state: State, d: DealInfo) -> int | None:
-    if d.declarer is None or d.contract is None:
+    if d.declarer is None:
         return None
     return None if widow_of(state.game, d).done else d.declarer
+
+
+def _facts(game: GameLike, d: DealInfo) -> Mapping[str, object]:
+    """Whether the declarer plays from hand (``hand``), and the widow among the cards he holds (``holds``)."""
+    record = widow_of(game, d)
+    holds = [0] * game.players
+    if d.declarer is not None:
+        holds[d.declarer] = record.cards
+    return {"hand": record.hand, "holds": tuple(holds)}
 
 
 def _offered(state: State) -> list[Action]:
@@ -221,6 +233,7 @@ MECHANISM: Mechanism = listed(
     replays=MappingProxyType({WidowChoice: _chosen, WidowDiscarded: _discarded}),
     start=_start,
     due=_due,
+    facts=_facts,
     view=_view,
     view_type=WidowView,
 )
