@@ -225,7 +225,7 @@ def _inconsistencies(view: View) -> list[str]:
     for name in ("tricks_won", "scoreboard"):
         if len(getattr(view, name)) != players:
             out.append(f"{name}: expected one value per seat ({players}), found {len(getattr(view, name))}")
-    if view.phase not in _PHASES:
+    if view.phase not in _PHASES and mechanism_named(view.phase) is None:  # a built-in phase, or a registered one
         out.append(f"phase: expected one of {', '.join(sorted(_PHASES))}, found {show(view.phase)}")
     elif (view.phase == Phase.OVER and view.to_move is not None) or (
         view.to_move is None and view.phase not in (Phase.OVER, Phase.DEAL)  # nobody moves at a chance step
