@@ -435,9 +435,15 @@ def _set_table(
     return TrumpTable(key, order, tuple(promoted.items()), tuple(eff), tuple(power), tuple(plain))
 
 
+#: The most trump sets a spec may have (each has tables of its own, per card and per effective suit).
+MAX_TRUMP_SETS = 16
+
+
 def _check_sets(spec: Spec, deck: _Deck) -> None:
-    """The trump sets' names: identifiers, distinct, and neither a suit code nor ``none``."""
+    """At most :data:`MAX_TRUMP_SETS`; their names identifiers, distinct, and neither a suit code nor ``none``."""
     names = [t.name for t in spec.trump.sets]
+    if len(names) > MAX_TRUMP_SETS:
+        raise SpecError(f"{deck.where}: trump.sets: {len(names)} trump sets; at most {MAX_TRUMP_SETS} are allowed.")
     for k, name in enumerate(names):
         if not name.isidentifier() or name in deck.suit_codes or name == "none" or names.count(name) > 1:
             raise SpecError(

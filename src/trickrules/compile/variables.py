@@ -78,7 +78,7 @@ SIDE_VARS = (
 #: Variables about the player a ``for_each = "player"`` outcome is evaluated for.
 PLAYER_VARS = ("top_trumps", "top_trumps_without", "is_declarer", "is_partner", "own_tricks", *BID_PLAYER_VARS)
 #: Variables of a contract's ``eligible`` formula.
-ELIGIBILITY_VARS = ("score", "opp_score", "target", "players", "deal", "hand")
+ELIGIBILITY_VARS = ("score", "opp_score", "target", "players", "deal")
 #: Variables of a contract's ``end_when`` formula, after each trick: the declarer side's
 #: tricks so far, the other side's, how many have been played, and how many a deal has.
 END_VARS = ("tricks", "opp_tricks", "tricks_played", "tricks_total")

@@ -100,7 +100,7 @@ def eligibility_env(state: State, seat: int, contract: CompiledContract) -> Env:
         "target": rules.match_target,
         "players": rules.players,
         "deal": state.deal.number,
-        "hand": deal_facts(game, state.deal).get("hand", False),
+        "hand": deal_facts(game, state.deal).get("hand", False),  # for a named var that reads it
     }
     known: Env = {**deal_constants(game, match, state.deal.number), **env}
     for name, formula in (*rules.vars, *contract.vars):

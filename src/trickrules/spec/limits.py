@@ -61,7 +61,6 @@ SECTION_LIMITS: dict[str, tuple[int, str]] = {
     "deck.suits": (16, "suits"),
     "deck.ranks": (64, "ranks"),
     "trump.promotions": (32, "promotions"),
-    "trump.sets": (16, "trump sets"),
     "bidding.contracts": (32, "contracts"),
     "bidding.contracts[].vars": (64, "variables"),
     "bidding.announcements": (16, "announcements"),
