@@ -228,4 +228,4 @@ MECHANISM: Mechanism = listed(
     view_type=ValueBiddingView,
 )
 
-register(MECHANISM, uses=_uses, before="bidding", verbs={"hold": False})  # its events are built in (engine.events)
+register(MECHANISM, uses=_uses, before="bidding")  # its verbs and events are built in (engine.actions, engine.events)

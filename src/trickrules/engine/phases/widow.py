@@ -238,4 +238,4 @@ MECHANISM: Mechanism = listed(
     view_type=WidowView,
 )
 
-register(MECHANISM, uses=_uses, verbs={"take": False, "hand": False})  # its events are built in (engine.events)
+register(MECHANISM, uses=_uses)  # its verbs and events are built in (engine.actions, engine.events)
