@@ -150,11 +150,15 @@ class Board:
     line: int = field(default=0, eq=False)
 
 
+_EMPTY = Board()
+
 # -- writing ---------------------------------------------------------------------------------------
 
 
 def _escaped(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
+    """A tag value as written between quotes: backslash and quote escaped, a leading ``#`` doubled (``#`` inherits)."""
+    value = value.replace("\\", "\\\\").replace('"', '\\"')
+    return "#" + value if value.startswith("#") else value
 
 
 def hand_text(hand: Hand | None) -> str:
@@ -213,6 +217,12 @@ def check_board(board: Board, error: type[ArgumentError] | type[LogFormatError],
     def fail(text: str) -> NoReturn:
         raise error(f"{where}{text}")
 
+    if board == _EMPTY:
+        fail("the board is empty: a board says something (a tag pair at least)")
+    names = [t.name for t in board.tags if isinstance(t, Tag)]
+    if len(set(names)) != len(names):
+        twice = ", ".join(sorted({n for n in names if names.count(n) > 1}))
+        fail(f"a tag is given twice ({twice}); a board has each once")
     for t in board.tags:
         if not isinstance(t, Tag) or not _TAG_NAME.fullmatch(t.name) or t.name in KNOWN_TAGS:
             fail(f"{shown(t)} is not a tag pair of its own (a name of letters, digits and '_', none of {KNOWN_TAGS})")
@@ -312,7 +322,9 @@ def _raw_boards(text: str) -> list[_RawBoard]:
             boards.append(_RawBoard(start, tuple((n, v, ln, tuple(s)) for n, v, ln, s in tags)))
         tags = []
 
-    for number, line in enumerate(text.splitlines(), 1):
+    # Lines end at a line feed alone (with a carriage return before it dropped): ``splitlines`` would also
+    # cut at a form feed or a line separator, which a tag value may hold.
+    for number, line in enumerate((ln.removesuffix("\r") for ln in text.split("\n")), 1):
         where = f"line {number}: "
         if not comment_from and line.startswith("%"):
             continue  # an escape line (``% PBN 2.1``, ``% EXPORT``)
@@ -380,7 +392,8 @@ def read_pbn(text: str) -> list[Board]:
     Comments (``{...}``, across lines too, and ``;`` to the end of a line)
     and escape lines (``%`` first) are skipped; boards are separated by
     empty lines. In a board, a tag given twice keeps its first value (as
-    the standard has it). A value ``#`` is the value the same tag had in the
+    the standard has it); a board whose tags all have unknown values (``""``
+    or ``?``) is left out. A value ``#`` is the value the same tag had in the
     board before; a value starting with ``##`` is that value with the
     leading ``#`` dropped. :class:`~trickrules.errors.LogFormatError`, naming
     the line, on anything that is not PBN.
@@ -414,7 +427,9 @@ def read_pbn(text: str) -> list[Board]:
             previous[name] = value
         for t in others:
             previous[t.name] = t.value
-        boards.append(_board(values, tuple(others), raw.line))
+        board = _board(values, tuple(others), raw.line)
+        if board != _EMPTY:  # only tags of unknown value ("?", ""): nothing to say
+            boards.append(board)
     return boards
 
 
@@ -456,6 +471,8 @@ def _board(values: dict[str, tuple[str, int, tuple[_Token, ...]]], tags: tuple[T
     auction = _auction(get("Auction"))
     play = _play(get("Play"), deal)
     board = Board(deal, first, dealer, vulnerable, auction, play, contract, declarer, result, tags, line=start)
+    if board == _EMPTY:
+        return board
     check_board(board, LogFormatError, f"line {start}: ")  # what the parts above leave: a tag pair of its own
     return board
 

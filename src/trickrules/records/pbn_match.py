@@ -207,7 +207,7 @@ class _Deal:
         deal = tuple(tuple(sorted(h, key=_ORDER.__getitem__)) for h in self.hands) if whole else None
         auction = self._auction()
         contract = contract_of(auction.calls) if auction is not None else None
-        declarer = self.declarer if contract not in (None, "Pass") else None
+        declarer = self.declarer
         return Board(
             deal=deal,
             deal_first=self.dealer,
@@ -270,9 +270,9 @@ def boards_of(state: State) -> list[Board]:
     and ``Play`` (every trick, a trick in progress with ``-`` for the cards
     still to come). Where the deal has an auction whose every call maps to
     PBN's (``pass``, ``double``, ``redouble``, ``bid 4H``), also ``Auction``
-    and ``Contract``, with ``Declarer`` and ``Result`` (the tricks of the
-    declarer's side, once the deal's tricks are all played) where a contract
-    was won. Where cards changed hands before the play (passed, exchanged,
+    and ``Contract``; where an auction was won (an ``auction_won`` event),
+    ``Declarer``, and once the deal's tricks are all played ``Result``, the
+    tricks of the declarer's side (his team where the game has fixed teams). Where cards changed hands before the play (passed, exchanged,
     taken up), PBN has no notation for it, and ``Play`` is left out.
     :class:`~trickrules.errors.ArgumentError` for a game PBN cannot hold.
     """
