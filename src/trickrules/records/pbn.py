@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import enum
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import NoReturn
 
@@ -221,7 +222,7 @@ def check_board(board: Board, error: type[ArgumentError] | type[LogFormatError],
         fail("the board is empty: a board says something (a tag pair at least)")
     names = [t.name for t in board.tags if isinstance(t, Tag)]
     if len(set(names)) != len(names):
-        twice = ", ".join(sorted({n for n in names if names.count(n) > 1}))
+        twice = ", ".join(sorted(n for n, k in Counter(names).items() if k > 1))
         fail(f"a tag is given twice ({twice}); a board has each once")
     for t in board.tags:
         if not isinstance(t, Tag) or not _TAG_NAME.fullmatch(t.name) or t.name in KNOWN_TAGS:
@@ -359,7 +360,7 @@ def _raw_boards(text: str) -> list[_RawBoard]:
                 while end < len(line) and line[end] not in " \t;{[":
                     end += 1
                 if not tags:
-                    raise LogFormatError(f"{where}{line[i:end]!r} comes before any tag pair")
+                    raise LogFormatError(f"{where}{shown(line[i:end])} comes before any tag pair")
                 tags[-1][3].append(_Token(number, line[i:end]))
                 i = end
     if comment_from:
@@ -373,13 +374,13 @@ def _bad_tag(rest: str, where: str) -> None:
     m = re.match(r'\[[ \t]*([A-Za-z0-9_]*)[ \t]*(")?', rest)
     assert m is not None
     if not m.group(1):
-        raise LogFormatError(f"{where}a tag pair must start with a tag name after '[': {rest!r}")
+        raise LogFormatError(f"{where}a tag pair must start with a tag name after '[': {shown(rest)}")
     if not m.group(2):
         raise LogFormatError(f'{where}the tag {m.group(1)} has no quoted value (as in [{m.group(1)} "value"])')
     body = rest[m.end() :]
     if not re.match(r'(?:[^"\\]|\\.)*"', body):
-        raise LogFormatError(f"{where}the value of the tag {m.group(1)} has no closing quote: {rest!r}")
-    raise LogFormatError(f"{where}the tag pair of {m.group(1)} does not end with ']': {rest!r}")
+        raise LogFormatError(f"{where}the value of the tag {m.group(1)} has no closing quote: {shown(rest)}")
+    raise LogFormatError(f"{where}the tag pair of {m.group(1)} does not end with ']': {shown(rest)}")
 
 
 def _unescaped(value: str) -> str:
@@ -405,6 +406,7 @@ def read_pbn(text: str) -> list[Board]:
     for raw in _raw_boards(text):
         values: dict[str, tuple[str, int, tuple[_Token, ...]]] = {}
         others: list[Tag] = []
+        seen: set[str] = set()
         for name, value, line, section in raw.tags:
             if value == "#":
                 if name not in previous:
@@ -414,11 +416,12 @@ def read_pbn(text: str) -> list[Board]:
                 value = previous[name]
             elif value.startswith("##"):
                 value = value[1:]
-            if name in values or any(t.name == name for t in others):
+            if name in seen:
                 continue  # a tag given again in the same board is ignored
+            seen.add(name)
             if section and name in KNOWN_TAGS and name not in ("Auction", "Play"):
                 bad = section[0]
-                raise LogFormatError(f"line {bad.line}: {bad.text!r} follows the {name} tag, which has no section")
+                raise LogFormatError(f"line {bad.line}: {shown(bad.text)} follows the {name} tag, which has no section")
             if name in KNOWN_TAGS:
                 values[name] = (value, line, section)
             else:
@@ -436,7 +439,7 @@ def read_pbn(text: str) -> list[Board]:
 def _seat(value: str, name: str, line: int) -> int:
     seat = SEATS.find(value.strip().upper()) if len(value.strip()) == 1 else -1
     if seat < 0:
-        raise LogFormatError(f"line {line}: {name}: {value!r} is not a seat (N, E, S or W)")
+        raise LogFormatError(f"line {line}: {name}: {shown(value)} is not a seat (N, E, S or W)")
     return seat
 
 
@@ -455,17 +458,19 @@ def _board(values: dict[str, tuple[str, int, tuple[_Token, ...]]], tags: tuple[T
     if (v := get("Vulnerable")) is not None:
         vulnerable = _VULNERABLE.get(v[0].strip().upper())
         if vulnerable is None:
-            raise LogFormatError(f"line {v[1]}: Vulnerable: {v[0]!r} is not one of None, NS, EW, All (or Love, Both)")
+            raise LogFormatError(
+                f"line {v[1]}: Vulnerable: {shown(v[0])} is not one of None, NS, EW, All (or Love, Both)"
+            )
     if (v := get("Result")) is not None:
-        if not v[0].strip().isdigit() or int(v[0]) > HAND_SIZE:
-            raise LogFormatError(f"line {v[1]}: Result: {v[0]!r} is not a number of tricks (0 to {HAND_SIZE})")
+        if not re.fullmatch(r"[0-9]{1,2}", v[0].strip()) or int(v[0]) > HAND_SIZE:
+            raise LogFormatError(f"line {v[1]}: Result: {shown(v[0])} is not a number of tricks (0 to {HAND_SIZE})")
         result = int(v[0])
     contract = None
     if (v := get("Contract")) is not None:
         contract = v[0].strip().upper()
         contract = "Pass" if contract == "PASS" else contract
         if not (contract == "Pass" or _CONTRACT.fullmatch(contract)):
-            raise LogFormatError(f"line {v[1]}: Contract: {v[0]!r} is not a contract (such as 4HX, 3NT or Pass)")
+            raise LogFormatError(f"line {v[1]}: Contract: {shown(v[0])} is not a contract (such as 4HX, 3NT or Pass)")
     if (v := get("Deal")) is not None:
         deal, first = _deal(v[0], v[1])
     auction = _auction(get("Auction"))
@@ -482,7 +487,7 @@ def _deal(value: str, line: int) -> tuple[tuple[Hand | None, ...], int]:
     head, colon, rest = value.strip().partition(":")
     if not colon:
         raise LogFormatError(
-            f"{where}{value!r} does not start with a seat and a colon (as in 'N:AKQ.JT9.876.5432 ...')"
+            f"{where}{shown(value)} does not start with a seat and a colon (as in 'N:AKQ.JT9.876.5432 ...')"
         )
     first = _seat(head, "Deal", line)
     words = rest.split()
@@ -497,14 +502,14 @@ def _deal(value: str, line: int) -> tuple[tuple[Hand | None, ...], int]:
         suits = word.split(".")
         if len(suits) != 4:
             raise LogFormatError(
-                f"{where}the hand of {SEATS[seat]} ({word!r}) does not give four suits separated by '.'"
+                f"{where}the hand of {SEATS[seat]} ({shown(word)}) does not give four suits separated by '.'"
             )
         cards = []
         for suit, ranks in zip(SUITS, suits, strict=True):
             for rank in ranks.upper():
                 card = suit + rank
                 if card not in _CARD_ORDER:
-                    raise LogFormatError(f"{where}{rank!r} in the hand of {SEATS[seat]} is not a rank ({RANKS})")
+                    raise LogFormatError(f"{where}{shown(rank)} in the hand of {SEATS[seat]} is not a rank ({RANKS})")
                 if card in seen:
                     other = SEATS[seen[card]]
                     raise LogFormatError(
@@ -538,7 +543,7 @@ def _auction(found: tuple[str, int, tuple[_Token, ...]] | None) -> Auction | Non
         call = _CALL_OF.get(word.rstrip("!?").upper())
         if call is None:
             raise LogFormatError(
-                f"line {token.line}: Auction: {word!r} is not a call (Pass, X, XX, or a bid from 1C to 7NT)"
+                f"line {token.line}: Auction: {shown(word)} is not a call (Pass, X, XX, or a bid from 1C to 7NT)"
             )
         calls.append(call)
     return Auction(first, tuple(calls))
@@ -560,7 +565,7 @@ def _play(found: tuple[str, int, tuple[_Token, ...]] | None, deal: tuple[Hand | 
         if word != "-":
             card = word.rstrip("!?").upper()
             if card not in _CARD_ORDER:
-                raise LogFormatError(f"line {token.line}: Play: {word!r} is not a card (such as SA or HT) or '-'")
+                raise LogFormatError(f"line {token.line}: Play: {shown(word)} is not a card (such as SA or HT) or '-'")
         number = len(tricks) + 1
         seat = (leader + len(current)) % 4
         if card is not None:

@@ -41,7 +41,7 @@ from trickrules.engine.values import Phase
 from trickrules.errors import ArgumentError, LogFormatError
 from trickrules.records.pbn import HAND_SIZE, RANKS, SEATS, SUITS, Auction, Board, Hand, Play
 
-__all__ = ["PbnStart", "boards_of", "calls_of", "pbn_cards", "stack_boards"]
+__all__ = ["PbnStart", "boards_of", "calls_of", "contract_of", "pbn_cards", "stack_boards"]
 
 _PLAYERS = 4
 
@@ -272,8 +272,10 @@ def boards_of(state: State) -> list[Board]:
     PBN's (``pass``, ``double``, ``redouble``, ``bid 4H``), also ``Auction``
     and ``Contract``; where an auction was won (an ``auction_won`` event),
     ``Declarer``, and once the deal's tricks are all played ``Result``, the
-    tricks of the declarer's side (his team where the game has fixed teams). Where cards changed hands before the play (passed, exchanged,
-    taken up), PBN has no notation for it, and ``Play`` is left out.
+    tricks of the declarer's side (his team where the game has fixed teams).
+    Where cards changed hands before the play (passed, exchanged, taken up),
+    PBN has no notation for it, and ``Play`` is left out; where the hands
+    are not of 13 cards, ``Deal`` and ``Play`` are.
     :class:`~trickrules.errors.ArgumentError` for a game PBN cannot hold.
     """
     game = state.game
