@@ -241,6 +241,14 @@ def _as_sets(state: trickrules.State) -> list[list[frozenset[str]]]:
     return [[frozenset(h) for h in e.hands] for _, e in state.entries() if isinstance(e, Dealt)]
 
 
+def test_a_log_exports_as_its_state_does() -> None:
+    game = trickrules.load("whist")
+    final = play_match(game, make_bots(game, "random", seed=6), seed=6, max_deals=2)
+    log = trickrules.EventLog.from_state(final)
+    assert boards_of(log) == boards_of(final)
+    assert len(boards_of(log)) == 2
+
+
 def test_a_deal_stacked_from_an_export_deals_the_same_hands_from_another_seed() -> None:
     game = trickrules.load("spades")
     first = play_match(game, make_bots(game, "random", seed=8), seed=8, max_deals=2)

@@ -39,7 +39,9 @@ from trickrules.engine.phases import action_of
 from trickrules.engine.state import GameLike, State
 from trickrules.engine.values import Phase
 from trickrules.errors import ArgumentError, LogFormatError
+from trickrules.records.eventlog import EventLog
 from trickrules.records.pbn import HAND_SIZE, RANKS, SEATS, SUITS, Auction, Board, Hand, Play
+from trickrules.records.replay import replay
 
 __all__ = ["PbnStart", "boards_of", "calls_of", "contract_of", "pbn_cards", "stack_boards"]
 
@@ -182,7 +184,6 @@ class _Deal:
         self.winners: list[int] = []
         self.moved = False
         self.declarer: int | None = None
-        self.scored = False
 
     def take(self, actor: object, event: Event) -> None:
         """Add one event of the deal."""
@@ -263,8 +264,8 @@ def _phase_of(game: GameLike, event: Event, action: Action) -> str:
     return action.verb
 
 
-def boards_of(state: State) -> list[Board]:
-    """One board per deal of the match that led to ``state`` (a deal dealt but not begun is left out).
+def boards_of(state: State | EventLog) -> list[Board]:
+    """One board per deal of the match that led to ``state``, or of a log (a deal dealt but not begun is left out).
 
     Each board has ``Deal`` (the hands as dealt, from the dealer), ``Dealer``
     and ``Play`` (every trick, a trick in progress with ``-`` for the cards
@@ -276,8 +277,13 @@ def boards_of(state: State) -> list[Board]:
     Where cards changed hands before the play (passed, exchanged, taken up),
     PBN has no notation for it, and ``Play`` is left out; where the hands
     are not of 13 cards, ``Deal`` and ``Play`` are.
-    :class:`~trickrules.errors.ArgumentError` for a game PBN cannot hold.
+    A log is replayed first (a match still in progress too), with the
+    bundled game its header names: :func:`~trickrules.records.replay.replay`'s
+    errors if it does not replay. :class:`~trickrules.errors.ArgumentError`
+    for a game PBN cannot hold.
     """
+    if isinstance(state, EventLog):
+        state = replay(state, partial=True)
     game = state.game
     names = dict(zip(game.cards.codes, pbn_cards(game), strict=True))
     deals: dict[int, _Deal] = {}
