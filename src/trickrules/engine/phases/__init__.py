@@ -31,6 +31,7 @@ from trickrules.engine.phases import (
     making,
     passing,
     play,
+    talon_sets,
     tricks_bid,
     trump,
 )
@@ -39,6 +40,9 @@ from trickrules.errors import SpecError
 
 if TYPE_CHECKING:
     from trickrules.engine.state import GameLike
+
+# The mechanisms of this package that are registered rather than built in (a spec names their section).
+talon_sets.install()
 
 __all__ = ["BUILT_IN", "GameMechanisms", "action_of", "game_mechanisms", "redact"]
 
