@@ -23,7 +23,8 @@ The section's keys:
 The record keeps the talon's order, the set taken and the cards discarded;
 every seat sees the talon once it is laid out, its own discards and the
 discards of the ``shown`` suits. The cards of the sets not taken stay where
-they lie (out of the hands); scoring reads the record.
+they lie (out of the hands); the discards count in the scoring as cards the
+declarer took (its facts' ``won``).
 """
 
 from __future__ import annotations
@@ -346,6 +347,17 @@ def _discarded(event: TalonDiscarded, game: GameLike) -> Action:
     return game.action(f"discard {event.card}")
 
 
+def _facts(game: GameLike, d: DealInfo) -> Mapping[str, Any]:
+    """The discards count as cards the declarer took (``won`` for the scoring)."""
+    record: TalonSets = d.parts[game.slot[PHASE]]
+    if not record.discarded or d.declarer is None:
+        return {}
+    won = [0] * game.players
+    for card in record.discarded:
+        won[d.declarer] |= 1 << card
+    return {"won": tuple(won)}
+
+
 def _uses(t: Tables) -> bool:
     if PHASE not in t.mechanism_sections:
         return False
@@ -365,6 +377,7 @@ MECHANISM = listed(
     view=_view,
     view_type=TalonSetsView,
     draw=DRAW,
+    facts=_facts,
 )
 
 
