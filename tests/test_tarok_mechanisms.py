@@ -10,6 +10,7 @@ and the declarer's lead (``first_lead = "declarer_always"``), and bad sections.
 from __future__ import annotations
 
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,10 +18,19 @@ import pytest
 import trickrules
 from trickrules import IllegalActionError, SpecError, State
 from trickrules.engine.events import TrickWon
+from trickrules.engine.phases.sections import deactivate
 from trickrules.engine.phases.talon_gifts import TalonCardWon
 from trickrules.engine.values import Stacked
 from trickrules.faces.simulate import KernelFallback, simulate
 from trickrules.native.kernel import Unsupported, kernel_for
+
+
+@pytest.fixture(autouse=True, scope="module")
+def leave_the_action_language_as_found() -> Iterator[None]:
+    """The verbs and event classes these games added are taken back after the module (other tests list them)."""
+    yield
+    deactivate()
+
 
 SPEC = Path(__file__).resolve().parent.parent / "specs" / "pending" / "tarok.toml"
 TAROKS = ["I", "II", "III", "IIII", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII", "XIV", "XV", "XVI"]

@@ -19,6 +19,7 @@ A disagreement names the player count, the seed and the step.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,8 +28,17 @@ import pytest
 import trickrules
 from trickrules import Game, State
 from trickrules.engine.events import TrickWon
+from trickrules.engine.phases.sections import deactivate
 from trickrules.engine.phases.talon_sets import arrangement_index
 from trickrules.engine.values import Stacked
+
+
+@pytest.fixture(autouse=True, scope="module")
+def leave_the_action_language_as_found() -> Iterator[None]:
+    """The verbs and event classes these games added are taken back after the module (other tests list them)."""
+    yield
+    deactivate()
+
 
 pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel (pip package open-spiel) is not installed")
 

@@ -1,4 +1,4 @@
-"""A card captured by certain others: its player is charged (Tarok's captured mond).
+"""A card captured by certain others: its player is charged (a penalty for a lost high trump, say).
 
 A spec uses it with a ``[mechanisms.card_capture]`` section:
 

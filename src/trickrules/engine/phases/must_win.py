@@ -1,8 +1,8 @@
 """Per-contract duty to win the trick: in the contracts named, a player must take the trick if he can.
 
 A spec uses it with a ``[mechanisms.must_win]`` section, ``contracts = [...]``
-naming the contracts it binds (Tarok's negative contracts, klop and the
-beggars). After the other play obligations have said which cards a player
+naming the contracts it binds (contracts in which taking tricks is bad, say).
+After the other play obligations have said which cards a player
 may play to a trick, he must play one of them that would beat the card
 winning the trick so far by the rank order (a trump over a plain card, a
 higher card of the suit led), if he holds one; else any of them. A lead is

@@ -3,7 +3,7 @@
 A spec uses it with a ``[mechanisms.talon_gifts]`` section:
 
 - ``contracts``: in these contracts the winner of trick ``k`` (from 1) also
-  takes the talon's ``k``-th card, while the talon lasts (a klop);
+  takes the talon's ``k``-th card, while the talon lasts;
 - ``rest_to_called_card`` (default ``false``): where a card was called that
   lay in the talon, the player who wins a trick with it takes the talon's
   cards still lying there (the sets the declarer did not take).
@@ -23,7 +23,7 @@ from attrs import frozen
 from trickrules.engine.events import MechanismEvent, TrickWon
 from trickrules.engine.mechanism import Events, register, rule_only
 from trickrules.engine.phases import talon_sets
-from trickrules.engine.phases.sections import check_keys, contract_flags, section_error
+from trickrules.engine.phases.sections import activate, check_keys, contract_flags, section_error
 from trickrules.engine.state import State
 from trickrules.engine.values import DEALER, DealInfo, Tally, evolve
 
@@ -143,6 +143,7 @@ def _uses(t: Tables) -> bool:
     if PHASE not in t.mechanism_sections:
         return False
     gifts_params(t)
+    activate(MECHANISM, {}, (TalonCardWon,))
     return True
 
 
@@ -151,4 +152,4 @@ MECHANISM = rule_only(PHASE, on_trick=_on_trick)
 
 def install() -> None:
     """Register this mechanism (done once when :mod:`trickrules.engine.phases` is imported)."""
-    register(MECHANISM, uses=_uses, events=(TalonCardWon,))
+    register(MECHANISM, uses=_uses)

@@ -1,7 +1,7 @@
 """A low card that takes the trick when certain high cards fall with it, and may be held back otherwise.
 
-A spec uses it with a ``[mechanisms.trump_upset]`` section (Tarok's pagat,
-which beats the mond and the škis in the emperor's trick):
+A spec uses it with a ``[mechanisms.trump_upset]`` section (the lowest trump
+that takes a trick holding the two highest, say):
 
 - ``card``: the card;
 - ``over``: the cards that, all lying in the same trick with it, make it win

@@ -1,7 +1,7 @@
 """Contracts in which the trump suit wins a trick only when it is led (played as a plain suit).
 
 A spec uses it with a ``[mechanisms.trumps_led_only]`` section,
-``contracts = [...]`` (Tarok's colour valat). In those contracts a trick led
+``contracts = [...]``. In those contracts a trick led
 with a plain suit goes to the highest card of that suit, even if trumps were
 played to it; a trick led with a trump goes to the highest trump as usual.
 The play obligations are unchanged (a player who cannot follow suit still
