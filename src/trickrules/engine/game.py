@@ -57,6 +57,7 @@ class Game:
         "name",
         "narrow_hooks",
         "on_card_hooks",
+        "on_trick_hooks",
         "options",
         "part_mechanisms",
         "reasons",
@@ -67,6 +68,7 @@ class Game:
         "source",
         "spec",
         "tables",
+        "trick_winner_hooks",
     )
 
     def __init__(self, spec: Spec, source: str = "") -> None:
@@ -105,6 +107,12 @@ class Game:
         self.chooser_hooks: tuple[Callable[[State], int | None], ...] = tuple(
             m.chooser for m in found.sequence if m.chooser is not None
         )
+        self.trick_winner_hooks: tuple[Callable[[State, DealInfo, tuple[int, ...], int], int], ...] = tuple(
+            m.trick_winner for m in found.sequence if m.trick_winner is not None
+        )
+        self.on_trick_hooks: tuple[
+            Callable[[State, DealInfo, Tally, int, Events], tuple[DealInfo, Tally, Events]], ...
+        ] = tuple(m.on_trick for m in found.sequence if m.on_trick is not None)
         # The two questions asked at every step, by phase: one lookup from the state.
         self.legal_by_phase: Mapping[str, Callable[[State], tuple[Action, ...]]] = MappingProxyType(
             {p: m.legal for p, m in self.mechanisms.items()}

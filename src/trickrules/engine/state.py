@@ -82,6 +82,8 @@ class GameLike(Protocol):
     on_card_hooks: tuple[Callable[..., tuple[DealInfo, Tally, tuple[tuple[Actor, Event], ...]]], ...]
     narrow_hooks: tuple[Callable[[State, int, int, str], tuple[int, str]], ...]
     chooser_hooks: tuple[Callable[[State], int | None], ...]
+    trick_winner_hooks: tuple[Callable[[State, DealInfo, tuple[int, ...], int], int], ...]
+    on_trick_hooks: tuple[Callable[..., tuple[DealInfo, Tally, tuple[tuple[Actor, Event], ...]]], ...]
 
     def __hash__(self) -> int:
         """Games hash by their fingerprint."""
