@@ -52,6 +52,7 @@ class Game:
         "apply_by_phase",
         "chooser_hooks",
         "fingerprint",
+        "lead_hooks",
         "legal_by_phase",
         "mechanisms",
         "name",
@@ -67,6 +68,7 @@ class Game:
         "source",
         "spec",
         "tables",
+        "watch_hooks",
     )
 
     def __init__(self, spec: Spec, source: str = "") -> None:
@@ -104,6 +106,12 @@ class Game:
         )
         self.chooser_hooks: tuple[Callable[[State], int | None], ...] = tuple(
             m.chooser for m in found.sequence if m.chooser is not None
+        )
+        self.lead_hooks: tuple[Callable[[State, DealInfo], int | None], ...] = tuple(
+            m.leads for m in found.sequence if m.leads is not None
+        )
+        self.watch_hooks: tuple[Callable[[Any, DealInfo], int], ...] = tuple(
+            m.watch for m in found.sequence if m.watch is not None
         )
         # The two questions asked at every step, by phase: one lookup from the state.
         self.legal_by_phase: Mapping[str, Callable[[State], tuple[Action, ...]]] = MappingProxyType(
@@ -166,7 +174,7 @@ class Game:
     def new_match(
         self,
         seed: int | None = None,
-        dealer: int = 0,
+        dealer: int | None = None,
         hands: Sequence[Sequence[str]] | None = None,
         turned: str | None = None,
         scores: Sequence[int] | None = None,
@@ -176,7 +184,8 @@ class Game:
     ) -> State:
         """Start a match: every deal is dealt from ``seed``, or stacked from ``hands`` and ``deals``.
 
-        ``seed`` is an integer from 0 to 2**128 - 1; every deal of the match
+        ``dealer`` deals the first deal (by default the spec's ``seating.first_dealer``, seat 0 unless it says
+        otherwise). ``seed`` is an integer from 0 to 2**128 - 1; every deal of the match
         follows from it, so anyone who knows it knows every hand. Without one,
         a secret 128-bit seed is drawn from :mod:`secrets` (read it back from
         ``state.match.seed`` to play the match again). ``hands`` gives card codes
@@ -202,7 +211,7 @@ class Game:
         return new_match(
             self,
             seed=seed,
-            dealer=dealer,
+            dealer=self.spec.seating.first_dealer if dealer is None else dealer,
             hands=hands,
             turned=turned,
             scores=scores,

@@ -82,6 +82,8 @@ class GameLike(Protocol):
     on_card_hooks: tuple[Callable[..., tuple[DealInfo, Tally, tuple[tuple[Actor, Event], ...]]], ...]
     narrow_hooks: tuple[Callable[[State, int, int, str], tuple[int, str]], ...]
     chooser_hooks: tuple[Callable[[State], int | None], ...]
+    lead_hooks: tuple[Callable[[State, DealInfo], int | None], ...]
+    watch_hooks: tuple[Callable[[Any, DealInfo], int], ...]
 
     def __hash__(self) -> int:
         """Games hash by their fingerprint."""
