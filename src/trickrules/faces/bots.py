@@ -17,7 +17,8 @@ from typing import Protocol
 from trickrules.compile.cards import NO_TRUMP, TRUMP_BASE
 from trickrules.compile.modes import PrivilegedForcedBy
 from trickrules.compile.rules import CompiledContract, CompiledOutcome
-from trickrules.compile.variables import DEAL_VARS, PLAYER_VARS, SIDE_VARS
+from trickrules.compile.variables import DEAL_VARS, PLAYER_VARS, SIDE_VARS, fact_ranges
+from trickrules.engine.phases import doubling_auction
 from trickrules.engine.phases.call import CallView
 from trickrules.engine.phases.deal import DealView
 from trickrules.engine.phases.tricks_bid import BidsView
@@ -139,7 +140,10 @@ class _Knowledge:
         self.point_total = sum(p for p in cards.points if p > 0) + rules.last_trick_bonus
         self.point_cards = sum(1 for p in cards.points if p > 0)
         announced = [*(n for n, _ in rules.announcements), *(a.name for a in rules.late_announcements)]
-        self.zero = dict.fromkeys((*DEAL_VARS, *SIDE_VARS, *PLAYER_VARS, *(f"announced_{a}" for a in announced)), 0)
+        facts = fact_ranges(game.tables.mechanism_sections)  # what registered mechanisms give the formulas
+        self.zero = dict.fromkeys(
+            (*DEAL_VARS, *SIDE_VARS, *PLAYER_VARS, *facts, *(f"announced_{a}" for a in announced)), 0
+        )
         #: Per contract ('': none): whether tricks count, and whether card points help (+1), hurt (-1) or not (0).
         used = {name: self._variables(name) for name in ("", *self.contracts)}
         self.tricks_matter = {name: bool(v & _TRICK_VARS) for name, v in used.items()}
@@ -357,6 +361,8 @@ class HeuristicBot:
             return legal[0]
         if view.phase in ("announce", "making"):
             return self._announce(view) if view.phase == "announce" else self._make(view)
+        if view.phase == doubling_auction.PHASE:
+            return self._call_strain(view)
         verbs = {a.split(" ", 1)[0] for a in legal}
         verb = next((v for v in self._handlers if v in verbs), "")
         return self._handlers[verb](view) if verb else "pass" if "pass" in legal else legal[0]
@@ -440,6 +446,46 @@ class HeuristicBot:
             if value + 0.5 >= need + margin * k.rules.tricks_per_deal:  # the estimate, rounded, and a margin
                 return action
         return "pass" if "pass" in legal else ladder[-1]
+
+    def _call_strain(self, view: View) -> str:
+        """A call of the doubling auction: the cheapest bid of the strain the side expects most tricks in, if enough.
+
+        Each strain is valued as the side's expected tricks with it as trumps (a strain partner has bid counts
+        a trick and a half more); the hand bids up to the level those tricks make, less a margin, doubles
+        a contract its side's high cards should set by three tricks, redoubles one it expects to make with three over.
+        """
+        k, legal, hand = self._k, view.legal, [self._k.index[c] for c in view.hand]
+        strains = doubling_auction.strains_of(self.game)
+        auction = view.part(doubling_auction.AuctionView)
+        calls = auction.calls if auction is not None else ()
+        team_of = self.game.tables.team_of
+        partner_named = {
+            call[1:]
+            for seat, call in calls
+            if seat != view.seat and team_of[seat] == team_of[view.seat] and call[:1].isdigit()
+        }
+        book = k.rules.tricks_per_deal // 2
+        values = {}
+        for code, trump in zip(strains.codes, strains.trumps, strict=True):
+            side = self._side_value(hand, trump, None)[0] - _NO_TRUMP_PENALTY * (trump == NO_TRUMP)
+            values[code] = side + 1.5 * (code in partner_named)
+        last = next(((seat, call) for seat, call in reversed(calls) if call[:1].isdigit()), None)
+        if last is not None:
+            level, code = int(last[1][0]), last[1][1:]
+            needed = book + level
+            if "double" in legal:  # the side's sure tricks against their contract: its high cards, without trumps
+                defence = self._side_value(hand, NO_TRUMP, None)[0]
+                if defence >= k.rules.tricks_per_deal - needed + 3:
+                    return "double"
+            if "redouble" in legal and values[code] >= needed + 3:
+                return "redouble"
+        best = None
+        for action in (a for a in legal if a.startswith("bid ")):
+            level, code = int(action[4]), action[5:]
+            margin = values[code] - (book + level) - _MARGIN_PARTNER * k.rules.tricks_per_deal
+            if margin >= -0.5 and (best is None or margin > best[0]):
+                best = (margin, action)
+        return best[1] if best is not None else "pass"
 
     def _trump(self, view: View) -> str:
         k = self._k

@@ -122,11 +122,17 @@ class View:
             "trump": self.trump,
             "pot": self.pot,
         }
-        pictured = {a.name for a in attr_fields(svg.Table)} - set(table)
+        pictured = {a.name for a in attr_fields(svg.Table)} - {k for k, v in table.items() if v is not None}
+        hands = list(table["hands"])
         for _, value in self.parts:  # what a mechanism's view shows that the picture has a place for
             for a in attr_fields(type(value)):
                 if a.name in pictured:
                     table[a.name] = getattr(value, a.name)
+            shown = getattr(value, "shown_hands", None)  # hands a mechanism lays face up (the dummy's)
+            if callable(shown):
+                for s, hand in shown().items():
+                    hands[s] = hand
+        table["hands"] = hands
         return svg.Table(**table)
 
     def _repr_svg_(self) -> str:

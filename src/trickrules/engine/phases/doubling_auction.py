@@ -80,6 +80,10 @@ class CallMade(MechanismEvent):
     seat: int
     call: str
 
+    def describe(self) -> str:
+        """One line for a printout of the match."""
+        return f"seat {self.seat}: {self.call if self.call in ('pass', 'double', 'redouble') else 'bid ' + self.call}"
+
 
 @frozen
 class ContractMade(MechanismEvent):
@@ -88,6 +92,10 @@ class ContractMade(MechanismEvent):
     TAG: ClassVar[str] = "contract"
     declarer: int
     contract: str
+
+    def describe(self) -> str:
+        """One line for a printout of the match."""
+        return f"seat {self.declarer} declares {self.contract}"
 
 
 @frozen(weakref_slot=False)

@@ -47,6 +47,10 @@ class HandExposed(MechanismEvent):
     seat: int
     cards: tuple[str, ...]
 
+    def describe(self) -> str:
+        """One line for a printout of the match."""
+        return f"seat {self.seat} is dummy: {' '.join(self.cards)}"
+
 
 @frozen(weakref_slot=False)
 class Exposure:
@@ -61,6 +65,10 @@ class DummyView:
 
     seat: int | None
     hand: tuple[str, ...]
+
+    def shown_hands(self) -> dict[int, tuple[str, ...]]:
+        """The hands face up for every seat (a picture of the view draws them): the dummy's, once exposed."""
+        return {} if self.seat is None else {self.seat: self.hand}
 
 
 _HIDDEN = Exposure()
