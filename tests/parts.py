@@ -14,6 +14,7 @@ from trickrules.engine.phases.auction import auction
 from trickrules.engine.phases.call import CallView, call
 from trickrules.engine.phases.deal import DealView, dealing
 from trickrules.engine.phases.discard import Discard
+from trickrules.engine.phases.doubling_auction import AuctionView
 from trickrules.engine.phases.exchange import ExchangeView, exchange
 from trickrules.engine.phases.passing import Passing, PassingView
 from trickrules.engine.phases.tricks_bid import BidsView, bids
@@ -92,6 +93,22 @@ def v_turned(view: View) -> str:
     """The turned card as a view shows it (``""``: none)."""
     part = view.part(DealView)
     return part.turned if part is not None else ""
+
+
+def v_shown(view: View) -> set[str]:
+    """The cards of the hands a mechanism lays face up for every seat (the dummy's), as a view shows them."""
+    shown: set[str] = set()
+    for _, value in view.parts:
+        found = getattr(value, "shown_hands", None)
+        if callable(found):
+            shown |= {code for hand in found().values() for code in hand}
+    return shown
+
+
+def v_calls(view: View) -> set[str]:
+    """The texts of the calls of a doubling auction (``2H``, ``3NT``, ``pass``), which every seat sees."""
+    part = view.part(AuctionView)
+    return {call for _, call in part.calls} if part is not None else set()
 
 
 def v_called(view: View) -> str:

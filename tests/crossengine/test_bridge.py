@@ -36,6 +36,7 @@ import pytest
 import trickrules
 from trickrules import Game, State
 from trickrules.engine.events import Dealt, TrickWon
+from trickrules.engine.phases.doubling_auction import ContractMade
 
 pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel (pip package open-spiel) is not installed")
 
@@ -190,7 +191,7 @@ def test_bridge_walks_cover_doubled_redoubled_slams_and_passed_out_deals() -> No
         style = (rng.choice((0.3, 0.5, 0.7, 0.9)), rng.choice((0.0, 0.2, 0.6)), rng.choice((1, 3, 8, 35)))
         while not state.is_terminal:
             state = state.apply(choose(rng, style, sorted(str(a) for a in state.legal_actions())))
-        contract = next((e.contract for _, e in state.entries() if type(e).__name__ == "ContractMade"), "")
+        contract = next((e.contract for _, e in state.entries() if isinstance(e, ContractMade)), "")
         if not contract:
             seen.add("passed out")
             continue
