@@ -36,7 +36,8 @@ from trickrules.records.replay import replay
 
 @pytest.fixture(scope="module")
 def game() -> Game:
-    return trickrules.load("bridge")
+    """A match of one board, OpenSpiel's game (the default match is a round of four)."""
+    return trickrules.load("bridge", {"boards": 1})
 
 
 def _calls(state: State, *calls: str) -> State:
@@ -63,6 +64,15 @@ def test_the_dealer_calls_first_and_the_calls_are_pass_the_35_bids(game: Game) -
     assert "double" not in legal
     assert "redouble" not in legal
     assert trickrules.load("bridge", {"dealer": 2}).new_match(seed=1).to_move == 2
+
+
+def test_a_match_is_a_round_of_four_boards_each_seat_dealing_once() -> None:
+    game = trickrules.load("bridge")
+    final = play_match(game, make_bots(game, "random", seed=1), seed=1)
+    dealers = [e.dealer for _, e in final.entries() if isinstance(e, Dealt)]
+    assert dealers == [0, 1, 2, 3]
+    assert final.is_terminal
+    assert final.match.deals_done == 4
 
 
 def test_a_bid_must_outrank_the_last(game: Game) -> None:
@@ -281,7 +291,7 @@ def test_a_board_is_scored_for_both_sides_with_the_declarers_vulnerability() -> 
     hands = [cards[39:], cards[0:13], cards[13:26], cards[26:39]]
     # 7S redoubled, made: 4 x 210 trick points, the slam and game premiums, 100 for the insult.
     for options, expected in (({}, 2240), ({"dealer_vul": True}, 2940), ({"non_dealer_vul": True}, 2240)):
-        game = trickrules.load("bridge", options)
+        game = trickrules.load("bridge", {"boards": 1, **options})
         state = _calls(game.new_match(seed=4, hands=hands), "bid 7S", "double", "redouble", "pass", "pass", "pass")
         rng = random.Random(4)
         while not state.is_terminal:

@@ -4,7 +4,8 @@ OpenSpiel deals its chance actions in order, the ``k``-th card to seat
 ``k mod 4``; trickrules deals each deal from a seed, and OpenSpiel is given
 the chance actions that make the same hands (seats 0-3 are North, East,
 South, West on both sides). OpenSpiel's ``dealer``, ``dealer_vul`` and
-``non_dealer_vul`` are the spec's options of the same names. A seeded
+``non_dealer_vul`` are the spec's options of the same names, and the spec is
+loaded with ``boards = 1`` (a match of one board, as OpenSpiel's game). A seeded
 random player then walks one sequence of choices through both engines: at
 every decision the seat that decides (OpenSpiel's current player; in
 trickrules the state's ``chooser``, the declarer while the dummy is to
@@ -42,6 +43,8 @@ pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel (pip package open-spi
 
 #: Seeded random deals per case.
 DEALS = 1000
+#: trickrules' options that give OpenSpiel's reading: a match of one board (docs/decisions.md, BR5).
+OPENSPIEL_READING: dict[str, object] = {"boards": 1}
 #: The cases: OpenSpiel's parameters (the spec's options have the same names and meaning).
 CASES: list[tuple[str, dict[str, Any]]] = [
     (
@@ -94,7 +97,7 @@ def action_id(text: str) -> int:
 def games(params: dict[str, Any]) -> tuple[Game, Any]:
     """The two engines' games for one case."""
     spiel_params = {"use_double_dummy_result": False, **params}
-    return trickrules.load("bridge", params), pyspiel.load_game("bridge", spiel_params)
+    return trickrules.load("bridge", {**params, **OPENSPIEL_READING}), pyspiel.load_game("bridge", spiel_params)
 
 
 def dealt_hands(state: State) -> tuple[tuple[str, ...], ...]:

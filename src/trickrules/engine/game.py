@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Literal
 
 from trickrules.compile.cards import CardTable
 from trickrules.compile.rules import Rules
@@ -174,7 +174,7 @@ class Game:
     def new_match(
         self,
         seed: int | None = None,
-        dealer: int | None = None,
+        dealer: int | Literal["first"] = "first",
         hands: Sequence[Sequence[str]] | None = None,
         turned: str | None = None,
         scores: Sequence[int] | None = None,
@@ -184,8 +184,8 @@ class Game:
     ) -> State:
         """Start a match: every deal is dealt from ``seed``, or stacked from ``hands`` and ``deals``.
 
-        ``dealer`` deals the first deal (by default the spec's ``seating.first_dealer``, seat 0 unless it says
-        otherwise). ``seed`` is an integer from 0 to 2**128 - 1; every deal of the match
+        ``dealer`` deals the first deal (``"first"``, the default: the spec's ``seating.first_dealer``, seat 0
+        unless it says otherwise). ``seed`` is an integer from 0 to 2**128 - 1; every deal of the match
         follows from it, so anyone who knows it knows every hand. Without one,
         a secret 128-bit seed is drawn from :mod:`secrets` (read it back from
         ``state.match.seed`` to play the match again). ``hands`` gives card codes
@@ -211,7 +211,7 @@ class Game:
         return new_match(
             self,
             seed=seed,
-            dealer=self.spec.seating.first_dealer if dealer is None else dealer,
+            dealer=self.spec.seating.first_dealer if isinstance(dealer, str) and dealer == "first" else dealer,
             hands=hands,
             turned=turned,
             scores=scores,

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from attrs import field, frozen
 from attrs import fields as attrs_fields
@@ -119,7 +119,7 @@ class GameLike(Protocol):
     def new_match(
         self,
         seed: int | None = ...,
-        dealer: int = ...,
+        dealer: int | Literal["first"] = ...,
         hands: Sequence[Sequence[str]] | None = ...,
         turned: str | None = ...,
         scores: Sequence[int] | None = ...,

@@ -11,19 +11,19 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Iterable, Sequence
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Protocol
 
 from trickrules.compile.cards import NO_TRUMP, TRUMP_BASE
 from trickrules.compile.modes import PrivilegedForcedBy
 from trickrules.compile.rules import CompiledContract, CompiledOutcome
-from trickrules.compile.variables import DEAL_VARS, PLAYER_VARS, SIDE_VARS, fact_ranges
-from trickrules.engine.phases import doubling_auction
+from trickrules.compile.variables import DEAL_VARS, PLAYER_VARS, SIDE_VARS
 from trickrules.engine.phases.call import CallView
 from trickrules.engine.phases.deal import DealView
 from trickrules.engine.phases.tricks_bid import BidsView
 from trickrules.engine.state import GameLike
 from trickrules.errors import TrickrulesError
+from trickrules.faces.strain_calls import AUCTION, strain_call
 from trickrules.records.view import View
 from trickrules.spec.formula import Formula, Number
 
@@ -140,10 +140,7 @@ class _Knowledge:
         self.point_total = sum(p for p in cards.points if p > 0) + rules.last_trick_bonus
         self.point_cards = sum(1 for p in cards.points if p > 0)
         announced = [*(n for n, _ in rules.announcements), *(a.name for a in rules.late_announcements)]
-        facts = fact_ranges(game.tables.mechanism_sections)  # what registered mechanisms give the formulas
-        self.zero = dict.fromkeys(
-            (*DEAL_VARS, *SIDE_VARS, *PLAYER_VARS, *facts, *(f"announced_{a}" for a in announced)), 0
-        )
+        self.zero = dict.fromkeys((*DEAL_VARS, *SIDE_VARS, *PLAYER_VARS, *(f"announced_{a}" for a in announced)), 0)
         #: Per contract ('': none): whether tricks count, and whether card points help (+1), hurt (-1) or not (0).
         used = {name: self._variables(name) for name in ("", *self.contracts)}
         self.tricks_matter = {name: bool(v & _TRICK_VARS) for name, v in used.items()}
@@ -349,9 +346,10 @@ class HeuristicBot:
     def __init__(self, game: GameLike, seed: int = 0) -> None:
         self.game, self.seed, self._k = game, seed, _knowledge(game)
         self._memo: dict[tuple[tuple[int, ...], int, Setting], float] = {}
-        self._handlers: dict[str, Callable[[View], str]] = {
+        self._handlers: dict[str, Callable[[View], str]] = {  # by a verb of the legal actions, or by the phase
             "play": self._play, "declare": self._declare, "bid": self._bid, "trump": self._trump,
             "call": self._call, "give": self._give, "discard": self._give, "alone": self._alone,
+            "announce": self._announce, "making": self._make, AUCTION: partial(strain_call, game, self._side_value),
         }  # fmt: skip
 
     def choose(self, view: View) -> str:
@@ -359,12 +357,8 @@ class HeuristicBot:
         legal = view.legal
         if len(legal) == 1:
             return legal[0]
-        if view.phase in ("announce", "making"):
-            return self._announce(view) if view.phase == "announce" else self._make(view)
-        if view.phase == doubling_auction.PHASE:
-            return self._call_strain(view)
         verbs = {a.split(" ", 1)[0] for a in legal}
-        verb = next((v for v in self._handlers if v in verbs), "")
+        verb = view.phase if view.phase in self._handlers else next((v for v in self._handlers if v in verbs), "")
         return self._handlers[verb](view) if verb else "pass" if "pass" in legal else legal[0]
 
     # -- hand evaluation in the bot's situation --------------------------------------------------
@@ -446,46 +440,6 @@ class HeuristicBot:
             if value + 0.5 >= need + margin * k.rules.tricks_per_deal:  # the estimate, rounded, and a margin
                 return action
         return "pass" if "pass" in legal else ladder[-1]
-
-    def _call_strain(self, view: View) -> str:
-        """A call of the doubling auction: the cheapest bid of the strain the side expects most tricks in, if enough.
-
-        Each strain is valued as the side's expected tricks with it as trumps (a strain partner has bid counts
-        a trick and a half more); the hand bids up to the level those tricks make, less a margin, doubles
-        a contract its side's high cards should set by three tricks, redoubles one it expects to make with three over.
-        """
-        k, legal, hand = self._k, view.legal, [self._k.index[c] for c in view.hand]
-        strains = doubling_auction.strains_of(self.game)
-        auction = view.part(doubling_auction.AuctionView)
-        calls = auction.calls if auction is not None else ()
-        team_of = self.game.tables.team_of
-        partner_named = {
-            call[1:]
-            for seat, call in calls
-            if seat != view.seat and team_of[seat] == team_of[view.seat] and call[:1].isdigit()
-        }
-        book = k.rules.tricks_per_deal // 2
-        values = {}
-        for code, trump in zip(strains.codes, strains.trumps, strict=True):
-            side = self._side_value(hand, trump, None)[0] - _NO_TRUMP_PENALTY * (trump == NO_TRUMP)
-            values[code] = side + 1.5 * (code in partner_named)
-        last = next(((seat, call) for seat, call in reversed(calls) if call[:1].isdigit()), None)
-        if last is not None:
-            level, code = int(last[1][0]), last[1][1:]
-            needed = book + level
-            if "double" in legal:  # the side's sure tricks against their contract: its high cards, without trumps
-                defence = self._side_value(hand, NO_TRUMP, None)[0]
-                if defence >= k.rules.tricks_per_deal - needed + 3:
-                    return "double"
-            if "redouble" in legal and values[code] >= needed + 3:
-                return "redouble"
-        best = None
-        for action in (a for a in legal if a.startswith("bid ")):
-            level, code = int(action[4]), action[5:]
-            margin = values[code] - (book + level) - _MARGIN_PARTNER * k.rules.tricks_per_deal
-            if margin >= -0.5 and (best is None or margin > best[0]):
-                best = (margin, action)
-        return best[1] if best is not None else "pass"
 
     def _trump(self, view: View) -> str:
         k = self._k
