@@ -205,7 +205,7 @@ def test_the_declarer_chooses_the_dummys_cards(game: Game) -> None:
 
 def test_the_dummy_takes_no_action_of_its_own(game: Game) -> None:
     mechanism = game.mechanisms["dummy"]
-    with pytest.raises(IllegalActionError, match="the dummy takes no action"):
+    with pytest.raises(IllegalActionError, match="the dummy rules take no action of their own"):
         mechanism.apply(game.new_match(seed=1), "pass")
 
 

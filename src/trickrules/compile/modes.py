@@ -103,6 +103,8 @@ class FirstLead(StrEnum):
 
     ELDEST = "eldest"
     DECLARER = "declarer"
+    #: The declarer leads the first trick whoever sits out.
+    DECLARER_ALWAYS = "declarer_always"
 
 
 @unique

@@ -102,6 +102,12 @@ class Rules(Sealed):
     auction: AuctionForm
     #: A player before the high bidder (from the eldest) may bid the same contract.
     earlier_may_hold: bool
+    #: The seat after the eldest speaks first in the auction (the eldest last in the round).
+    second_speaks_first: bool
+    #: The last player left in the auction bids once more, and that bid ends it (``until_passes``).
+    last_bid: bool
+    #: The contracts only the eldest may bid, at his first turn once every other seat has passed, as a mask.
+    eldest_only: int
     all_pass: AllPass
     all_pass_redeal_next: bool
     all_pass_contract: int
@@ -143,6 +149,8 @@ class Rules(Sealed):
     #: Trumps made round the table (``trump.chosen_by = "made"``), else ``None``.
     making: Making | None = None
     bids: BidRules = NO_BIDS  # bids of a number of tricks, hand sizes per deal, counters, the mercy rule
+    #: The values a mechanism gives each seat for the scoring (``scoring.external``).
+    external: tuple[str, ...] = ()
 
 
 _Outcomes = tuple[tuple[CompiledOutcome, ...], tuple[CompiledOutcome, ...]]
@@ -154,6 +162,7 @@ def _fail(where: str, path: str, message: str) -> SpecError:
 
 def _var_names(spec: Spec) -> tuple[str, ...]:
     names: list[str] = [*spec.scoring.vars, *(c.name for c in spec.scoring.counters)]
+    names += [given for name in spec.scoring.external for given in (name, f"opp_{name}")]
     seen = set(names)
     for c in spec.bidding.contracts:
         for name in c.vars:
@@ -294,7 +303,7 @@ def _check_holders(spec: Spec, cards: CardTable, sizes: DealSizes, where: str) -
         return
     undealt = f"the deal leaves {stock} of the {cards.size} cards undealt"
     for n, c in enumerate(spec.bidding.contracts):
-        if c.call:
+        if c.call and spec.calling.undealt != "alone":
             raise _fail(
                 where, f"bidding.contracts[{n}].call", f"a called card must be in someone's hand, but {undealt}."
             )
@@ -495,6 +504,18 @@ def _check_match(spec: Spec, where: str) -> None:
         )
 
 
+def _compile_eldest_only(spec: Spec, names: list[str], where: str) -> int:
+    """The contracts only the eldest may bid (``bidding.eldest_only``), as a mask of their indices."""
+    mask = 0
+    for k, name in enumerate(spec.bidding.eldest_only):
+        if name not in names:
+            raise _fail(where, f"bidding.eldest_only[{k}]", f"{name!r} is not a contract of bidding.contracts.")
+        mask |= 1 << names.index(name)
+    if spec.bidding.last_bid and spec.bidding.auction != "until_passes":
+        raise _fail(where, "bidding.last_bid", f"needs auction = 'until_passes', found {spec.bidding.auction!r}.")
+    return mask
+
+
 def compile_rules(spec: Spec, cards: CardTable, where: str) -> Rules:
     """Check and compile everything in ``spec`` beyond the card tables."""
     hand = _check_deal(spec, cards, where)
@@ -528,6 +549,10 @@ def compile_rules(spec: Spec, cards: CardTable, where: str) -> Rules:
         contracts=contracts,
         auction=AuctionForm(spec.bidding.auction),
         earlier_may_hold=spec.bidding.earlier_may_hold,
+        second_speaks_first=spec.bidding.first_speaker == "second",
+        last_bid=spec.bidding.last_bid,
+        eldest_only=_compile_eldest_only(spec, names, where),
+        external=spec.scoring.external,
         all_pass=AllPass(spec.bidding.all_pass.action),
         all_pass_redeal_next=spec.bidding.all_pass.redeal_by == "next_dealer",
         all_pass_contract=ap_contract,

@@ -75,6 +75,10 @@ def compile_scoring_vars(
     for name in spec.scoring.vars:
         check_variable_name(name, where, key_path("scoring.vars", name))
     counters = {c.name: UNKNOWN for c in spec.scoring.counters}
+    for k, name in enumerate(spec.scoring.external):
+        for given in (name, f"opp_{name}"):
+            check_variable_name(given, where, f"scoring.external[{k}]")
+            counters[given] = UNKNOWN  # a mechanism's value: nothing is known of its range
     ranges: dict[str, Range] = dict(counters)
     facts = fact_ranges(spec.mechanisms)  # what registered mechanisms give
     out = []

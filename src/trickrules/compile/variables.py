@@ -26,6 +26,7 @@ __all__ = [
     "DEAL_VARS",
     "ELIGIBILITY_VARS",
     "END_VARS",
+    "ENGINE_ONLY_PLAYER_VARS",
     "PLAYER_VARS",
     "SIDE_VARS",
     "GameNumbers",
@@ -78,7 +79,16 @@ SIDE_VARS = (
     *("point_cards", "opp_point_cards", "point_cards_total", "max_point_cards"),  # cards worth points above 0
 )
 #: Variables about the player a ``for_each = "player"`` outcome is evaluated for.
-PLAYER_VARS = ("top_trumps", "is_declarer", "is_partner", "own_tricks", *BID_PLAYER_VARS)
+PLAYER_VARS = (
+    "top_trumps",
+    "is_declarer",
+    "is_partner",
+    "own_tricks",
+    *BID_PLAYER_VARS,
+    *("own_card_points", "own_point_cards", "max_own_card_points", "min_own_card_points"),
+)
+#: The player variables the native kernel does not compute (a game whose formulas read one is played by the engine).
+ENGINE_ONLY_PLAYER_VARS = ("own_card_points", "own_point_cards", "max_own_card_points", "min_own_card_points")
 #: Variables of a contract's ``eligible`` formula.
 ELIGIBILITY_VARS = ("score", "opp_score", "target", "players", "deal")
 #: Variables of a contract's ``end_when`` formula, after each trick: the declarer side's
@@ -162,6 +172,10 @@ def builtin_ranges(n: GameNumbers, names: tuple[str, ...] = ()) -> Mapping[str, 
         "bid": bids,
         "opp_bid": bids,
         "own_bid": span(n.lowest_bid, n.highest_bid),
+        "own_card_points": card_points,
+        "max_own_card_points": card_points,
+        "min_own_card_points": card_points,
+        "own_point_cards": span(0, n.point_cards),
     }
     for name in ("tricks", "opp_tricks", "run", "declarer_tricks", "partner_tricks", "top_trumps", "own_tricks"):
         out[name] = tricks

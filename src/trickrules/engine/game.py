@@ -58,6 +58,7 @@ class Game:
         "name",
         "narrow_hooks",
         "on_card_hooks",
+        "on_trick_hooks",
         "options",
         "part_mechanisms",
         "reasons",
@@ -68,6 +69,7 @@ class Game:
         "source",
         "spec",
         "tables",
+        "trick_winner_hooks",
         "watch_hooks",
     )
 
@@ -113,6 +115,12 @@ class Game:
         self.watch_hooks: tuple[Callable[[Any, DealInfo], int], ...] = tuple(
             m.watch for m in found.sequence if m.watch is not None
         )
+        self.trick_winner_hooks: tuple[Callable[[State, DealInfo, tuple[int, ...], int], int], ...] = tuple(
+            m.trick_winner for m in found.sequence if m.trick_winner is not None
+        )
+        self.on_trick_hooks: tuple[
+            Callable[[State, DealInfo, Tally, int, Events], tuple[DealInfo, Tally, Events]], ...
+        ] = tuple(m.on_trick for m in found.sequence if m.on_trick is not None)
         # The two questions asked at every step, by phase: one lookup from the state.
         self.legal_by_phase: Mapping[str, Callable[[State], tuple[Action, ...]]] = MappingProxyType(
             {p: m.legal for p, m in self.mechanisms.items()}

@@ -20,7 +20,8 @@ is one module that builds one :class:`Mechanism`. It owns:
 - **what it adds to the play and the scoring**: a window between tricks
   (``after_trick``), a reaction to a watched card being played
   (``on_card``; ``watch`` names the cards it watches from the first lead on),
-  who leads the first trick (``leads``), a narrowing of the legal cards (``narrow``), facts for the
+  who leads the first trick (``leads``), a narrowing of the legal cards (``narrow``), a rule of who
+  wins a trick (``trick_winner``), a reaction to a trick's end (``on_trick``), facts for the
   scoring variables (``facts``), and who chooses for the seat to move
   (``chooser``);
 - **chance**: what it draws at random for a deal before the cards are dealt
@@ -73,6 +74,7 @@ __all__ = [
     "registered",
     "replayer",
     "revealer",
+    "rule_only",
     "seat_views",
     "unregister",
 ]
@@ -142,6 +144,13 @@ class Mechanism(Sealed):
     on_card: Callable[[State, DealInfo, Tally, int, Events], tuple[DealInfo, Tally, Events]] | None = None
     #: (state, seat, legal mask, reason) -> the mask narrowed by this mechanism's duty, and its reason.
     narrow: Callable[[State, int, int, str], tuple[int, str]] | None = None
+    #: (state, deal, trick, index) -> the index in ``trick`` (cards so far, in play order) of the card winning it,
+    #: where ``index`` is the one the rank tables (and the hooks before) give: a rule of this mechanism's own about
+    #: who wins a trick. Asked for a full trick at its end and, by ``winning_index``, for a trick being played.
+    trick_winner: Callable[[State, DealInfo, tuple[int, ...], int], int] | None = None
+    #: (state before the trick's end, deal, tally that counts the trick, winner, events) -> the deal, tally and
+    #: events after it (cards added to what the winner took, say).
+    on_trick: Callable[[State, DealInfo, Tally, int, Events], tuple[DealInfo, Tally, Events]] | None = None
     #: (state, seat) -> what ``seat`` sees of this mechanism's record (a frozen attrs value of ``view_type``).
     view: Callable[[State, int], Any] | None = None
     #: The class of the values ``view`` gives (a view read from JSON is structured into it).
@@ -201,6 +210,26 @@ def listed(
         return step(state, chosen)
 
     return Mechanism(phase, legal, check, apply, **hooks)
+
+
+def rule_only(phase: str, **hooks: Any) -> Mechanism:
+    """A mechanism that takes no action of its own: it only changes the play or the scoring through ``hooks``.
+
+    Its phase is never due (a seat never acts in it); ``hooks`` are the other fields of :class:`Mechanism`
+    (``narrow``, ``trick_winner``, ``on_trick``, ``start``, ``view``, ...).
+    """
+
+    def never(state: State) -> tuple[Action, ...]:
+        return ()
+
+    def check(state: State, action: Action) -> None:
+        raise IllegalActionError(f"{action}: the {phase} rules take no action of their own.")
+
+    def apply(state: State, action: object) -> State:
+        check(state, state.game.as_action(action))
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    return Mechanism(phase, never, check, apply, **hooks)
 
 
 def refusal(state: State, action: Action, actions: tuple[Action, ...]) -> str:

@@ -84,6 +84,8 @@ class GameLike(Protocol):
     chooser_hooks: tuple[Callable[[State], int | None], ...]
     lead_hooks: tuple[Callable[[State, DealInfo], int | None], ...]
     watch_hooks: tuple[Callable[[Any, DealInfo], int], ...]
+    trick_winner_hooks: tuple[Callable[[State, DealInfo, tuple[int, ...], int], int], ...]
+    on_trick_hooks: tuple[Callable[..., tuple[DealInfo, Tally, tuple[tuple[Actor, Event], ...]]], ...]
 
     def __hash__(self) -> int:
         """Games hash by their fingerprint."""

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TextIO
 
 from trickrules.compile.cards import NO_TRUMP, CardTable
@@ -127,6 +127,8 @@ class Table:
         max_deals: int | None = None,
         input: TextIO | None = None,
         output: TextIO | None = None,
+        dealer: int = 0,
+        deals: Mapping[int, Sequence[Sequence[str]]] | None = None,
     ) -> None:
         self.game = game
         self.seat = game.seat(seat, "seat")
@@ -137,7 +139,7 @@ class Table:
         self._input = input if input is not None else sys.stdin
         self._output = output if output is not None else sys.stdout
         #: The current state of the match.
-        self.state = game.new_match(seed=seed)
+        self.state = game.new_match(seed=seed, dealer=dealer, deals=deals)
         # The state before each of the person's moves in this deal, with the move's text.
         self._undo: list[tuple[State, str]] = []
         self._dealt_since = False  # a new deal came after the person's last move

@@ -151,8 +151,7 @@ class TrumpSpec(Sealed):
     """How the trump suit is fixed, and the promoted trumps.
 
     ``chosen_by`` is the default for contracts that do not say otherwise;
-    ``"fixed"`` makes ``suit`` (a suit code) the trump suit of every deal; with ``"mechanism"`` a registered
-    mechanism sets them (the doubling auction, from its contract's strain).
+    ``"fixed"`` makes ``suit`` (a suit code) the trump suit of every deal; ``"mechanism"``: a registered one sets it.
     ``allow_none`` lets the chooser name no trump at all (``trump none``).
     """
 
@@ -234,6 +233,7 @@ class CallSpec(Sealed):
     ``allow_trump`` is off; ``allow_trump_forced`` is ``allow_trump`` for a
     contract forced on a player when everyone passed). With ``public``
     the called card's holder is announced at once instead of staying secret.
+    ``undealt = "alone"``: a called card no hand holds leaves the declarer alone.
     """
 
     ranks: tuple[str, ...] = ()
@@ -245,6 +245,7 @@ class CallSpec(Sealed):
     allow_trump_fallback: bool = False
     allow_trump_forced: bool = False
     public: bool = False
+    undealt: str = field(default="refused", validator=in_(("refused", "alone")))
 
 
 @frozen
@@ -276,7 +277,7 @@ class ContractSpec(Sealed):
     vars: FrozenMap[str, str] = _EMPTY_STR_MAP
     public_call: bool = False
     exchange_returns: str = field(default="any", validator=in_(("any", "called_card")))
-    first_lead: str = field(default="eldest", validator=in_(("eldest", "declarer")))
+    first_lead: str = field(default="eldest", validator=in_(("eldest", "declarer", "declarer_always")))
     end_when: str = ""
 
 
@@ -334,6 +335,7 @@ class BiddingSpec(Sealed):
     bid), and a player who passed may bid again when his turn comes back.
     With ``earlier_may_hold`` a player who speaks before the high bidder in
     the order from the eldest may bid the same contract (hold it).
+    ``first_speaker``, ``last_bid`` and ``eldest_only``: see ``docs/dsl.md``.
     """
 
     contracts: tuple[ContractSpec, ...] = ()
@@ -341,6 +343,9 @@ class BiddingSpec(Sealed):
         default="once_around", validator=in_(("once_around", "until_passes", "until_consecutive_passes"))
     )
     earlier_may_hold: bool = False
+    first_speaker: str = field(default="eldest", validator=in_(("eldest", "second")))
+    last_bid: bool = False
+    eldest_only: tuple[str, ...] = ()
     all_pass: AllPassSpec = AllPassSpec()
     announcements: tuple[AnnouncementSpec, ...] = ()
 
@@ -453,7 +458,7 @@ class ScoringSpec(Sealed):
     (awards to sides). ``ante`` is a formula paid into the pot by every
     player when ``ante_when`` says. ``rounding`` is how a fractional amount
     becomes whole chips or points. ``vars`` are named formulas shared by the
-    outcomes; ``bonuses`` apply in addition to the outcome.
+    outcomes; ``bonuses`` apply in addition to the outcome. ``external``: values a mechanism gives each seat.
     """
 
     unit: str = field(default="points", validator=in_(("points", "chips")))
@@ -467,6 +472,7 @@ class ScoringSpec(Sealed):
     outcomes: tuple[OutcomeSpec, ...] = ()
     bonuses: tuple[OutcomeSpec, ...] = ()
     counters: tuple[CounterSpec, ...] = ()
+    external: tuple[str, ...] = ()
 
 
 #: Where passed cards go, as words of ``passing.cycle``.

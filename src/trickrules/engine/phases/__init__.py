@@ -24,21 +24,33 @@ from trickrules.engine.phases import (
     announce,
     auction,
     call,
+    card_capture,
     deal,
     declare,
     discard,
     exchange,
+    last_trick_cards,
     making,
+    must_win,
     passing,
     play,
+    talon_gifts,
+    talon_sets,
     tricks_bid,
     trump,
+    trump_upset,
+    trumps_led_only,
 )
 from trickrules.engine.values import Phase
 from trickrules.errors import SpecError
 
 if TYPE_CHECKING:
     from trickrules.engine.state import GameLike
+
+# The mechanisms of this package that are registered rather than built in (a spec names their section). The
+# order is the order their rules apply in: who wins a trick (trumps led only, then the upset), then the duties.
+for _module in (talon_sets, trumps_led_only, trump_upset, must_win, talon_gifts, card_capture, last_trick_cards):
+    _module.install()
 
 __all__ = ["BUILT_IN", "GameMechanisms", "action_of", "game_mechanisms", "redact"]
 

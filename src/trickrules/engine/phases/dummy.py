@@ -23,12 +23,11 @@ from typing import TYPE_CHECKING, ClassVar
 from attrs import frozen
 
 from trickrules.compile.tables import Tables
-from trickrules.engine.actions import Action
 from trickrules.engine.events import MechanismEvent
-from trickrules.engine.mechanism import Events, Mechanism, register
+from trickrules.engine.mechanism import Events, register, rule_only
 from trickrules.engine.state import State
 from trickrules.engine.values import DEALER, DealInfo, MatchInfo, Phase, Tally, evolve, with_part
-from trickrules.errors import IllegalActionError, SpecError
+from trickrules.errors import SpecError
 
 if TYPE_CHECKING:
     from trickrules.engine.state import GameLike
@@ -149,24 +148,8 @@ def _view(state: State, seat: int) -> DummyView:
     return DummyView(dummy, state.hand(dummy))
 
 
-def _never(state: State) -> tuple[Action, ...]:
-    return ()
-
-
-def _refuse_check(state: State, action: Action) -> None:
-    raise IllegalActionError(f"{action}: the dummy takes no action of its own; the declarer plays its cards.")
-
-
-def _refuse(state: State, action: object) -> State:
-    _refuse_check(state, state.game.as_action(action))
-    raise AssertionError("unreachable")  # pragma: no cover
-
-
-MECHANISM = Mechanism(
+MECHANISM = rule_only(
     PHASE,
-    _never,
-    _refuse_check,
-    _refuse,
     start=_start,
     on_card=_on_card,
     watch=_watch,
