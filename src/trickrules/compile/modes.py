@@ -56,6 +56,8 @@ class TrumpChooser(StrEnum):
     NONE = "none"
     FIXED = "fixed"
     MADE = "made"
+    #: A registered mechanism sets them (the doubling auction's contract, ``trump.chosen_by`` only).
+    MECHANISM = "mechanism"
 
 
 @unique

@@ -56,6 +56,7 @@ from trickrules.compile.variables import (
     GameNumbers,
     builtin_ranges,
     check_variable_name,
+    fact_ranges,
 )
 from trickrules.errors import SpecError
 from trickrules.spec.formula import Formula
@@ -221,7 +222,8 @@ def _compile_contract(
     for name, source in c.vars.items():
         vpath = key_path(f"{path}.vars", name)
         check_variable_name(name, where, vpath)
-        formula, ranges[name] = formulas.compile(source, (*DEAL_VARS, *SIDE_VARS, *ranges), vpath, ranges)
+        known = (*DEAL_VARS, *SIDE_VARS, *fact_ranges(spec.mechanisms), *ranges)
+        formula, ranges[name] = formulas.compile(source, known, vpath, ranges)
         local.append((name, formula))
     eligible = None
     if c.eligible:
@@ -255,6 +257,9 @@ def _check_deal(spec: Spec, cards: CardTable, where: str) -> int:
     players = seating.players
     if not 2 <= players <= 8:
         raise _fail(where, "seating.players", f"expected 2 to 8 players, found {players}.")
+    if not 0 <= seating.first_dealer < players:
+        found = seating.first_dealer
+        raise _fail(where, "seating.first_dealer", f"expected a seat from 0 to {players - 1}, found {found}.")
     teams = seating.teams
     if seating.partnerships == "fixed":
         flat = sorted(s for t in teams for s in t)
@@ -516,7 +521,8 @@ def compile_rules(spec: Spec, cards: CardTable, where: str) -> Rules:
     hand = _check_deal(spec, cards, where)
     sizes = deal_sizes(spec, cards, where)
     announced = tuple(a.name for a in spec.bidding.announcements)
-    formulas = Formulas(where, builtin_ranges(_numbers(spec, cards, sizes), announced))
+    builtins = {**builtin_ranges(_numbers(spec, cards, sizes), announced), **fact_ranges(spec.mechanisms)}
+    formulas = Formulas(where, builtins)
     names = _check_names(spec, where)
     _check_holders(spec, cards, sizes, where)
     _check_calling(spec, cards, where)

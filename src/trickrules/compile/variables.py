@@ -11,7 +11,7 @@ them, a formula that can divide by zero.
 from __future__ import annotations
 
 import keyword
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from attrs import frozen
 
@@ -32,7 +32,10 @@ __all__ = [
     "GameNumbers",
     "builtin_ranges",
     "check_variable_name",
+    "fact_ranges",
+    "forget_fact_variables",
     "name_problem",
+    "register_fact_variables",
 ]
 
 #: Scoring variables about a side's bids: the sum of its players' bids, and of the others'.
@@ -178,6 +181,39 @@ def builtin_ranges(n: GameNumbers, names: tuple[str, ...] = ()) -> Mapping[str, 
         out[name] = tricks
     for name in names:
         out[f"announced_{name}"] = BOOL
+    return out
+
+
+#: The scoring variables registered mechanisms give through their ``facts``, by the mechanism's section name.
+_FACTS: dict[str, dict[str, Range]] = {}
+
+
+def register_fact_variables(section: str, ranges: Mapping[str, Range]) -> None:
+    """Let the formulas of a spec that names ``[mechanisms.SECTION]`` read these variables (name -> range).
+
+    The mechanism registered under that name gives their values for each
+    deal through its ``facts`` (:func:`trickrules.engine.mechanism.register`
+    calls this). A name that is already a variable is refused.
+    """
+    for name in ranges:
+        problem = name_problem(name)
+        taken = [s for s, found in _FACTS.items() if name in found and s != section]
+        if problem is not None or taken:
+            why = problem or f"the mechanism {taken[0]!r} gives it already"
+            raise SpecError(f"mechanisms.{section}: {name!r} cannot be a scoring variable: {why}.")
+    _FACTS[section] = dict(ranges)
+
+
+def forget_fact_variables(section: str) -> None:
+    """Forget the scoring variables the mechanism of ``section`` gave (nothing if it gave none)."""
+    _FACTS.pop(section, None)
+
+
+def fact_ranges(sections: Iterable[str]) -> dict[str, Range]:
+    """The scoring variables the registered mechanisms named by ``sections`` give, with their ranges."""
+    out: dict[str, Range] = {}
+    for section in sections:
+        out.update(_FACTS.get(section, {}))
     return out
 
 

@@ -19,7 +19,8 @@ is one module that builds one :class:`Mechanism`. It owns:
   (``view``, a value the seat's :class:`~trickrules.records.view.View` holds);
 - **what it adds to the play and the scoring**: a window between tricks
   (``after_trick``), a reaction to a watched card being played
-  (``on_card``), a narrowing of the legal cards (``narrow``), a rule of who
+  (``on_card``; ``watch`` names the cards it watches from the first lead on),
+  who leads the first trick (``leads``), a narrowing of the legal cards (``narrow``), a rule of who
   wins a trick (``trick_winner``), a reaction to a trick's end (``on_trick``), facts for the
   scoring variables (``facts``), and who chooses for the seat to move
   (``chooser``);
@@ -43,6 +44,8 @@ from typing import TYPE_CHECKING, Any
 
 from attrs import frozen
 
+from trickrules.compile.ranges import Range
+from trickrules.compile.variables import forget_fact_variables, register_fact_variables
 from trickrules.engine.actions import VERBS, Action, forget_verb, register_verb
 from trickrules.engine.events import Event, MechanismEvent, Passed, forget_event, register_event
 from trickrules.engine.state import State, set_cache
@@ -164,6 +167,10 @@ class Mechanism(Sealed):
     chance: Callable[[State], tuple[tuple[Action, Fraction], ...]] | None = None
     #: (state at a chance step of this phase) -> the outcome the match's seed picks there.
     seeded: Callable[[State], Action] | None = None
+    #: (state, deal) -> the seat that leads the first trick, where this mechanism decides it; else ``None``.
+    leads: Callable[[State, DealInfo], int | None] | None = None
+    #: (game, deal) -> the cards whose play this mechanism watches (its ``on_card``) from the first lead on.
+    watch: Callable[[GameLike, DealInfo], int] | None = None
 
 
 def listed(
@@ -281,6 +288,7 @@ def register(
     before: str = "play",
     events: Sequence[type[MechanismEvent]] = (),
     verbs: Mapping[str, bool] | None = None,
+    variables: Mapping[str, Range] | None = None,
 ) -> None:
     """Make ``mechanism`` available to every game of this process.
 
@@ -290,7 +298,9 @@ def register(
     phase (the play, by default). ``events`` are its event classes (each
     derived from :class:`~trickrules.engine.events.MechanismEvent`; those
     in its ``replays`` record a decision) and ``verbs`` its action verbs,
-    each with whether it takes an argument. Registering the same mechanism
+    each with whether it takes an argument. ``variables`` are the scoring
+    variables its ``facts`` give (name -> the range of its values), which
+    the formulas of a spec naming it may read. Registering the same mechanism
     again changes nothing; another one under a phase already registered is
     an :class:`~trickrules.errors.ArgumentError`, as is a built-in phase.
     """
@@ -316,6 +326,8 @@ def register(
         register_verb(verb, takes_arg)
     for cls in events:
         register_event(cls, records_action=cls in mechanism.replays)
+    if variables:
+        register_fact_variables(name, variables)
     _REGISTRY[name] = (mechanism, uses, before)
     _ADDED[name] = (added, tuple(events))
     _REVEALS.update(mechanism.reveals)
@@ -331,6 +343,7 @@ def unregister(phase: str) -> None:
     found = _REGISTRY.pop(phase, None)
     if found is None:
         raise ArgumentError(f"no mechanism is registered for the phase {phase!r}.")
+    forget_fact_variables(phase)
     verbs, events = _ADDED.pop(phase, ((), ()))
     for verb in verbs:
         forget_verb(verb)

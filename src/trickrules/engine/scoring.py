@@ -26,6 +26,7 @@ from attrs import frozen
 from trickrules.compile.modes import ContractSide, OutcomeScope
 from trickrules.compile.rules import CompiledContract
 from trickrules.compile.tables import Tables
+from trickrules.compile.variables import fact_ranges
 from trickrules.engine.evaluation import evaluate_in_deal, in_deal
 from trickrules.engine.events import Event
 from trickrules.engine.ledger import Ledger, others
@@ -398,6 +399,8 @@ class ScoringPlan(Sealed):
     announced_keys: tuple[tuple[str, str], ...]
     #: The counters carried from deal to deal (``scoring.counters``), in the order of ``MatchInfo.counters``.
     counter_names: tuple[str, ...]
+    #: The scoring variables the game's registered mechanisms give through their ``facts``.
+    fact_names: tuple[str, ...] = ()
     #: The values a mechanism gives each seat (``scoring.external``), read from the deal's facts.
     external_names: tuple[str, ...] = ()
 
@@ -413,6 +416,7 @@ def scoring_plan(t: Tables) -> ScoringPlan:
         MappingProxyType(by_contract),
         tuple((a, f"announced_{a}") for a in t.announcement_names),
         tuple(c.name for c in rules.bids.counters),
+        tuple(fact_ranges(t.mechanism_sections)),
         rules.external,
     )
 
@@ -447,6 +451,8 @@ class _Environments:
         announced = facts.get("announced", ())
         for a, key in scoring.announced_keys:
             base[key] = a in announced
+        for name in scoring.fact_names:
+            base[name] = facts[name]
         self.base = base
         self.plan = scoring
         self.players = t.players

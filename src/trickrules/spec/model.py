@@ -151,11 +151,11 @@ class TrumpSpec(Sealed):
     """How the trump suit is fixed, and the promoted trumps.
 
     ``chosen_by`` is the default for contracts that do not say otherwise;
-    ``"fixed"`` makes ``suit`` (a suit code) the trump suit of every deal.
+    ``"fixed"`` makes ``suit`` (a suit code) the trump suit of every deal; ``"mechanism"``: a registered one sets it.
     ``allow_none`` lets the chooser name no trump at all (``trump none``).
     """
 
-    chosen_by: str = field(default="declarer", validator=in_(TRUMP_CHOOSERS))
+    chosen_by: str = field(default="declarer", validator=in_((*TRUMP_CHOOSERS, "mechanism")))
     suit: str = ""
     allow_none: bool = False
     none_name: str = "no trump"
@@ -196,6 +196,8 @@ class SeatingSpec(Sealed):
     direction: str = field(default="counterclockwise", validator=in_(("counterclockwise", "clockwise")))
     partnerships: str = field(default="none", validator=in_(("none", "fixed", "called")))
     teams: tuple[tuple[int, ...], ...] = ()
+    #: The seat that deals a match's first deal when ``new_match`` is not told (checked against ``players``).
+    first_dealer: int = 0
 
 
 @frozen

@@ -154,3 +154,11 @@ def action_of(game: GameLike, event: Event) -> Action | None:
     cls = type(event)
     how = _REPLAYS.get(cls) or replayer(cls)
     return None if how is None else how(event, game)
+
+
+# The mechanisms that ship with the library but register themselves, as one written outside it would:
+# a game uses each by naming its section ([mechanisms.doubling_auction], [mechanisms.dummy],
+# [mechanisms.vulnerability]).
+from trickrules.engine.phases import doubling_auction, dummy, vulnerability  # noqa: E402
+
+__all__ += ["doubling_auction", "dummy", "vulnerability"]

@@ -76,7 +76,7 @@ def _legal(state: State) -> tuple[Action, ...]:
 
 
 def _due(state: State, d: DealInfo) -> int:
-    """The first lead: eldest hand leads, unless it sits out (or the holder of the card the rules name)."""
+    """The first lead: eldest hand leads, unless it sits out, or a mechanism or the card the rules name says who."""
     game = state.game
     assert d.trump is not None, "trumps are named before the play"
     eldest = (d.dealer + 1) % game.players
@@ -86,6 +86,10 @@ def _due(state: State, d: DealInfo) -> int:
     if (d.seats_out >> eldest) & 1:
         by_declarer = d.contract is not None and game.rules.contracts[d.contract].first_lead is FirstLead.DECLARER
         eldest = d.declarer if by_declarer and d.declarer is not None else game.tables.next_seat[d.seats_out][eldest]
+    for leads in game.lead_hooks:  # a mechanism that decides the first lead (the seat after a declarer)
+        seat = leads(state, d)
+        if seat is not None:
+            return seat
     card = game.tables.leads.first_card
     if card is not None:
         for seat, hand in enumerate(state.hands):
