@@ -24,7 +24,7 @@ from trickrules.engine.game import Game
 from trickrules.engine.phases.deal import dealing
 from trickrules.engine.state import State
 from trickrules.native import layout as L
-from trickrules.native.bridge import core_fields, to_arrays
+from trickrules.native.engine_arrays import core_fields, to_arrays
 from trickrules.native.mt import from_random
 from trickrules.native.tables import Builder, export_core
 

@@ -25,7 +25,7 @@ from trickrules.engine.state import State
 from trickrules.engine.values import Phase
 from trickrules.native import announce, call, exchange
 from trickrules.native import layout as L
-from trickrules.native.bridge import core_fields
+from trickrules.native.engine_arrays import core_fields
 from trickrules.native.mt import from_random
 
 Array = H.Array

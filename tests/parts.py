@@ -8,12 +8,16 @@ read them the way the tests used to read flat fields.
 
 from __future__ import annotations
 
+import attrs
+
 from trickrules import State, View
 from trickrules.engine.phases.announce import AnnouncementsView
 from trickrules.engine.phases.auction import auction
 from trickrules.engine.phases.call import CallView, call
 from trickrules.engine.phases.deal import DealView, dealing
 from trickrules.engine.phases.discard import Discard
+from trickrules.engine.phases.doubling_auction import AuctionView, CallMade, ContractMade
+from trickrules.engine.phases.dummy import dummy_seat, exposed
 from trickrules.engine.phases.exchange import ExchangeView, exchange
 from trickrules.engine.phases.passing import Passing, PassingView
 from trickrules.engine.phases.tricks_bid import BidsView, bids
@@ -92,6 +96,46 @@ def v_turned(view: View) -> str:
     """The turned card as a view shows it (``""``: none)."""
     part = view.part(DealView)
     return part.turned if part is not None else ""
+
+
+def v_shown(view: View) -> set[str]:
+    """The cards of the hands a mechanism lays face up for every seat (the dummy's), as a view shows them."""
+    shown: set[str] = set()
+    for _, value in view.parts:
+        found = getattr(value, "shown_hands", None)
+        if callable(found):
+            shown |= {code for hand in found().values() for code in hand}
+    return shown
+
+
+def v_calls(view: View) -> set[str]:
+    """The texts of the calls of a doubling auction (``2H``, ``3NT``, ``pass``), which every seat sees."""
+    part = view.part(AuctionView)
+    return {call for _, call in part.calls} if part is not None else set()
+
+
+def exposed_hand(state: State) -> int:
+    """The cards, as a mask, of a hand laid face up for every seat (the dummy's once exposed; 0: none)."""
+    if "dummy" not in state.game.slot or not exposed(state.game, state.deal):
+        return 0
+    seat = dummy_seat(state.game, state.deal)
+    return state.deal.dealt[seat] if seat is not None else 0
+
+
+def is_call(event: object) -> bool:
+    """Whether an event is a call of a doubling auction, or the contract it reached (its texts name bids)."""
+    return isinstance(event, CallMade | ContractMade)
+
+
+def is_strain_bid(state: State, action: str) -> bool:
+    """Whether an action text is a bid of a doubling auction (``bid 2H``: a level and a strain, not a card)."""
+    return state.phase == "doubling_auction" and action.startswith("bid ")
+
+
+def without_calls(view: View) -> View:
+    """The view without the record of a doubling auction (whose calls name bids, not cards)."""
+    kept = tuple(p for p in view.parts if not isinstance(p[1], AuctionView))
+    return view if kept == view.parts else attrs.evolve(view, parts=kept)
 
 
 def v_called(view: View) -> str:

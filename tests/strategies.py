@@ -650,6 +650,7 @@ def hidden_from(state: State, seat: int) -> int:
     for card in (parts.turned(state), parts.called(state)):
         if card is not None:
             seen |= 1 << card
+    seen |= parts.exposed_hand(state)  # a hand laid face up for every seat (the dummy's, after the opening lead)
     if seat in (d.declarer, d.partner) and d.declarer != d.partner:
         for c in (*parts.given(state), *parts.returned(state)):
             seen |= 1 << c
@@ -690,7 +691,9 @@ def check_secrets(state: State, seat: int, log: EventLog | None = None) -> None:
     seed_text = str(state.match.seed)
     assert state.match.seed < 10**6 or seed_text not in head, "the seat log shows the seed"
     # This deal's events show nothing hidden from the seat.
-    current = "\n".join(json.dumps(seat_log.entry_data(e)) for e in seat_log.entries[start:])
+    # The calls of a doubling auction ("2H": a bid, not the card) are left out of the words searched.
+    shown = [e for e in seat_log.entries[start:] if not parts.is_call(e.event)]
+    current = "\n".join(json.dumps(seat_log.entry_data(e)) for e in shown)
     leaked = card_tokens(game, current) & hidden
     assert not leaked, f"seat {seat}'s log shows {sorted(leaked)}"
 
@@ -795,15 +798,16 @@ def check_views(state: State) -> None:
         assert view.trick == state.trick_cards()
         assert view.scoreboard == tuple(state.scoreboard[s] for s in range(len(state.hands)))
         assert view.pot == state.pot
-        if seat == state.to_move:
+        if seat == state.chooser:  # the seat that decides (the declarer, for the dummy's card)
             assert view.legal == tuple(str(a) for a in state.legal_actions())
         else:
             assert view.legal == ()
         assert state.match.seed < 10**6 or seed_text not in text, "the view shows the seed"
         assert '"seed"' not in text
         # The callable cards are named to the caller: it knows them from its own hand.
-        calls = tuple(t for t in view.legal if not t.startswith("call "))
-        shown = text if calls == view.legal else attrs.evolve(view, legal=calls).to_json()
+        calls = tuple(t for t in view.legal if not t.startswith("call ") and not parts.is_strain_bid(state, t))
+        bare = parts.without_calls(view)  # the calls of a doubling auction ("2H": a bid, not the card)
+        shown = text if calls == view.legal and bare == view else attrs.evolve(bare, legal=calls).to_json()
         hidden = {hidden_codes[c] for c in bits(hidden_from(state, seat))}
         leaked = card_tokens(state.game, shown) & hidden
         assert not leaked, f"seat {seat}'s view shows {sorted(leaked)}"

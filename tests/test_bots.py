@@ -40,9 +40,9 @@ def test_the_heuristic_bot_only_chooses_legal_actions(name: str) -> None:
         state = game.new_match(seed=100 + match, dealer=match % game.players)
         deals = 0
         while not state.is_terminal and deals < 4:
-            assert state.to_move is not None
-            view = View.from_state(state, state.to_move)
-            action = bots[state.to_move].choose(view)
+            assert state.chooser is not None  # the seat that decides (the declarer, for a dummy's card)
+            view = View.from_state(state, state.chooser)
+            action = bots[state.chooser].choose(view)
             assert action in view.legal, (name, view.phase, action, view.legal)
             before = state.match.deals_done
             state = state.apply(action)

@@ -13,14 +13,19 @@ from pathlib import Path
 
 import pytest
 
-from golden.make_logs import cases, digest, key
+from golden.make_logs import ADDED, PER_SETTING, RECORDED, cases, digest, key
+from trickrules.spec.loader import bundled_names
 
 EXPECTED: dict[str, str] = json.loads((Path(__file__).parent / "golden" / "logs.json").read_text())
 
 
 def test_the_golden_cases_are_the_recorded_ones() -> None:
-    assert len(cases()) == 200
+    assert len(cases()) == 200 + PER_SETTING * len(ADDED)
     assert sorted(key(*case) for case in cases()) == sorted(EXPECTED)
+
+
+def test_every_bundled_game_has_golden_matches() -> None:
+    assert sorted((*RECORDED, *ADDED)) == sorted(bundled_names())
 
 
 @pytest.mark.parametrize("case", cases(), ids=[key(*case) for case in cases()])

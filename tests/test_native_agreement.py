@@ -24,10 +24,10 @@ from trickrules.errors import SpecError
 from trickrules.faces.simulate import KernelFallback, simulate
 from trickrules.native.kernel import Unsupported, kernel_for
 
-#: The bundled games whose mechanisms the kernel has no version of (value bidding, the widow): their
-#: simulations fall back to the engine (tests/test_skat_faces.py checks that they say so once and agree).
-ENGINE_ONLY = frozenset(("skat", "skat-openspiel"))
-NAMES = tuple(name for name in trickrules.bundled_names() if name not in ENGINE_ONLY)
+#: The bundled games whose deals use a registered mechanism (Bridge's doubling auction, dummy, vulnerability):
+#: the kernel does not cover those, and their simulations fall back to the engine (checked below).
+ENGINE_ONLY = tuple(n for n in trickrules.bundled_names() if trickrules.load(n).tables.mechanism_sections)
+NAMES = tuple(n for n in trickrules.bundled_names() if n not in ENGINE_ONLY)
 #: Matches compared per game with its default options, and per option choice.
 MATCHES = 3
 OPTION_MATCHES = 1
@@ -147,3 +147,12 @@ def test_a_match_past_the_kernels_numbers_is_played_by_the_engine() -> None:
     assert played.rows[0, A_ERROR] == 1
     assert max(abs(x) for d in engine(game, 11, 0) for x in d["scores"]) >= 2**62
     assert simulate(game, deals=10, seed=11) == simulate(game, deals=10, seed=11, native=False)
+
+
+@pytest.mark.parametrize("name", ENGINE_ONLY)
+def test_games_of_registered_mechanisms_are_unsupported_and_fall_back(name: str) -> None:
+    game = trickrules.load(name)
+    with pytest.raises(Unsupported, match="the registered mechanism"):
+        kernel_for(game)
+    native, engine = simulate(game, 8, seed=3), simulate(game, 8, seed=3, native=False)
+    assert native == engine

@@ -22,7 +22,7 @@ from trickrules.engine.state import State
 from trickrules.engine.values import Phase
 from trickrules.native import declare
 from trickrules.native import layout as L
-from trickrules.native.bridge import to_arrays
+from trickrules.native.engine_arrays import to_arrays
 from trickrules.native.mt import from_random
 from trickrules.native.tables import Builder
 

@@ -34,7 +34,7 @@ from trickrules.engine.values import DealInfo, Tally
 from trickrules.errors import FormulaError, SpecError
 from trickrules.native import layout as L
 from trickrules.native import scoring as S
-from trickrules.native.bridge import deal_to_arrays, to_arrays
+from trickrules.native.engine_arrays import deal_to_arrays, to_arrays
 from trickrules.native.formula import LIMIT, OUT_SIZE, ROUNDING_CODES, compile_code, evaluate, rounded
 from trickrules.native.tables import Unsupported
 from trickrules.spec.formula import compile_formula, to_int

@@ -39,7 +39,7 @@ from trickrules.engine.state import State
 from trickrules.engine.values import Phase
 from trickrules.native import layout as L
 from trickrules.native import passing as native_passing
-from trickrules.native.bridge import to_arrays
+from trickrules.native.engine_arrays import to_arrays
 from trickrules.native.mt import from_random
 from trickrules.native.play import play_card, winning_index
 from trickrules.native.tables import Builder, export_core

@@ -311,7 +311,8 @@ def made_public(state: State) -> tuple[int, ...]:
 
     That is the declarer of a forced contract (it holds the forcing card), and
     the holder of a called card when the contract has it name trumps or
-    exchange with the declarer, or when calls are public. Two deals that differ
+    exchange with the declarer, or when calls are public; and the cards of a
+    hand laid face up for every seat (the dummy's). Two deals that differ
     here give views that differ, as the rules say they should.
     """
     d = state.deal
@@ -324,6 +325,9 @@ def made_public(state: State) -> tuple[int, ...]:
             seats.append(d.partner)
     if state.game.tables.leads.first_card is not None and state.phase == "play" and not state.tally.winners:
         seats.append(state.leader)  # the holder of the first lead's card (Hearts' 2 of clubs) leads
+    exposed = parts.exposed_hand(state)
+    if exposed:  # a hand laid face up for every seat (Bridge's dummy after the opening lead): its cards, as a mask
+        seats.append(exposed)
     return tuple(seats)
 
 

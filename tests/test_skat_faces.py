@@ -37,7 +37,7 @@ def test_bots_play_every_phase_and_the_log_replays(name: str, bots: str) -> None
 def test_only_the_declarer_sees_the_skat_and_his_discards() -> None:
     game = trickrules.load("skat")
     state = game.new_match(seed=4, dealer=2)
-    state = state.apply("bid 18").apply("hold").apply("pass").apply("pass").apply("take")
+    state = state.apply("bid 18").apply("hold").apply("pass").apply("pass").apply("pickup")
     widow = View.from_state(state, 0).part(WidowView)
     assert widow is not None
     assert len(widow.cards) == 2

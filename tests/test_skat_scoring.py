@@ -18,7 +18,7 @@ import pytest
 
 import trickrules
 from trickrules import State
-from trickrules.engine.events import DealScored
+from trickrules.engine.events import DealScored, TrickWon
 
 # Seat 0 holds the four Jacks and the top Diamonds and Hearts: every trick is his in Grand.
 GRAND_HANDS = (
@@ -88,7 +88,7 @@ def declarer_score(
     game = trickrules.load("skat")
     state = bid_to_seat_0(game.new_match(seed=1, dealer=2, hands=[list(h) for h in hands]), bid)
     assert state.declarer == 0
-    state = state.apply("hand" if hand else "take")
+    state = state.apply("hand" if hand else "pickup")
     for card in discards:
         state = state.apply(f"discard {card}")
     state = state.apply(f"bid {contract}")
@@ -97,7 +97,7 @@ def declarer_score(
     while state.phase == "announce":
         state = state.apply("pass")
     state = play_out(state)
-    tricks = [e for _, e in state.entries() if e.TAG == "trick"]
+    tricks = [e for _, e in state.entries() if isinstance(e, TrickWon)]
     if declarer_tricks is not None:
         assert sum(1 for t in tricks if t.seat == 0) == declarer_tricks
     scored = [e for _, e in state.entries() if isinstance(e, DealScored)]
@@ -173,14 +173,14 @@ def test_the_rearhand_bids_to_the_one_left() -> None:
     state = state.apply("hold").apply("pass")
     assert state.declarer == 1
     assert state.phase == "widow"
-    assert [str(a) for a in state.legal_actions()] == ["take", "hand"]
+    assert [str(a) for a in state.legal_actions()] == ["pickup", "hand"]
 
 
 def test_hand_games_and_announcements_follow_the_widow() -> None:
     """ISkO 3.4, 5.2: hand games only from hand, the others only with the skat; announcements only from hand."""
     game = trickrules.load("skat")
     state = bid_to_seat_0(game.new_match(seed=1, dealer=2, hands=[list(h) for h in GRAND_HANDS]), 18)
-    taken = state.apply("take").apply("discard 7S").apply("discard 7C")
+    taken = state.apply("pickup").apply("discard 7S").apply("discard 7C")
     assert {str(a) for a in taken.legal_actions()} == {
         f"bid {c}" for c in ("diamonds", "hearts", "spades", "clubs", "grand", "null", "null_ouvert")
     }

@@ -237,6 +237,8 @@ class _Watcher:
         view = View.from_state(state, seat)
         public = {parts.v_turned(view), parts.v_called(view), *parts.v_given(view), *parts.v_received(view)}
         public |= {move.partition(" ")[2] for move in view.legal}  # a card to call names no holder
+        public |= parts.v_shown(view)  # a hand laid face up for every seat (the dummy's)
+        public |= parts.v_calls(view)  # the calls of a doubling auction ("bid 2H" names a bid, not the card)
         hidden = {code for s in range(state.game.players) if s != seat for code in state.hand(s)} - public
         words = set(re.findall(r"[A-Za-z0-9]+", shown))
         assert not hidden & words, f"seat {seat} was shown {sorted(hidden & words)} of another hand:\n{shown}"

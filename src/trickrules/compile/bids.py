@@ -28,7 +28,14 @@ from trickrules.compile.cards import CardTable
 from trickrules.compile.formulas import Formulas
 from trickrules.compile.modes import HandSizeOrder
 from trickrules.compile.ranges import Range
-from trickrules.compile.variables import BID_PLAYER_VARS, BID_SIDE_VARS, DEAL_VARS, SIDE_VARS, name_problem
+from trickrules.compile.variables import (
+    BID_PLAYER_VARS,
+    BID_SIDE_VARS,
+    DEAL_VARS,
+    SIDE_VARS,
+    fact_ranges,
+    name_problem,
+)
 from trickrules.errors import SpecError
 from trickrules.spec.formula import Formula
 from trickrules.spec.model import Spec, TricksBidSpec
@@ -211,7 +218,7 @@ def check_counter_names(spec: Spec, where: str) -> None:
 def _counters(spec: Spec, formulas: Formulas, ranges: Mapping[str, Range]) -> tuple[CompiledCounter, ...]:
     counters = spec.scoring.counters
     names = [c.name for c in counters]
-    allowed = (*DEAL_VARS, *SIDE_VARS, *spec.scoring.vars, *names)
+    allowed = (*DEAL_VARS, *SIDE_VARS, *fact_ranges(spec.mechanisms), *spec.scoring.vars, *names)
     out = []
     for k, c in enumerate(counters):
         update, _ = formulas.compile(c.update, allowed, f"scoring.counters[{k}].update", ranges)

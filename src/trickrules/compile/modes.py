@@ -56,6 +56,8 @@ class TrumpChooser(StrEnum):
     NONE = "none"
     FIXED = "fixed"
     MADE = "made"
+    #: A registered mechanism sets them (the doubling auction's contract, ``trump.chosen_by`` only).
+    MECHANISM = "mechanism"
 
 
 @unique
@@ -103,6 +105,8 @@ class FirstLead(StrEnum):
 
     ELDEST = "eldest"
     DECLARER = "declarer"
+    #: The declarer leads the first trick whoever sits out.
+    DECLARER_ALWAYS = "declarer_always"
 
 
 @unique

@@ -14,7 +14,7 @@ from attrs import frozen
 
 from trickrules.compile.bids import NO_BIDS, BidRules, DealSizes, check_counter_names, compile_bid_rules, deal_sizes
 from trickrules.compile.cards import CardTable
-from trickrules.compile.contracts import CompiledContract, CompiledDeclaration, LateAnnouncement
+from trickrules.compile.contracts import CompiledContract, CompiledDeclaration, LateAnnouncement, contract_trumps
 from trickrules.compile.formulas import Formulas
 from trickrules.compile.making import Making, compile_making
 from trickrules.compile.modes import (
@@ -56,6 +56,7 @@ from trickrules.compile.variables import (
     GameNumbers,
     builtin_ranges,
     check_variable_name,
+    fact_ranges,
 )
 from trickrules.errors import SpecError
 from trickrules.spec.formula import Formula
@@ -101,6 +102,12 @@ class Rules(Sealed):
     auction: AuctionForm
     #: A player before the high bidder (from the eldest) may bid the same contract.
     earlier_may_hold: bool
+    #: The seat after the eldest speaks first in the auction (the eldest last in the round).
+    second_speaks_first: bool
+    #: The last player left in the auction bids once more, and that bid ends it (``until_passes``).
+    last_bid: bool
+    #: The contracts only the eldest may bid, at his first turn once every other seat has passed, as a mask.
+    eldest_only: int
     all_pass: AllPass
     all_pass_redeal_next: bool
     all_pass_contract: int
@@ -142,6 +149,8 @@ class Rules(Sealed):
     #: Trumps made round the table (``trump.chosen_by = "made"``), else ``None``.
     making: Making | None = None
     bids: BidRules = NO_BIDS  # bids of a number of tricks, hand sizes per deal, counters, the mercy rule
+    #: The values a mechanism gives each seat for the scoring (``scoring.external``).
+    external: tuple[str, ...] = ()
 
 
 _Outcomes = tuple[tuple[CompiledOutcome, ...], tuple[CompiledOutcome, ...]]
@@ -153,6 +162,7 @@ def _fail(where: str, path: str, message: str) -> SpecError:
 
 def _var_names(spec: Spec) -> tuple[str, ...]:
     names: list[str] = [*spec.scoring.vars, *(c.name for c in spec.scoring.counters)]
+    names += [given for name in spec.scoring.external for given in (name, f"opp_{name}")]
     seen = set(names)
     for c in spec.bidding.contracts:
         for name in c.vars:
@@ -212,7 +222,8 @@ def _compile_contract(
     for name, source in c.vars.items():
         vpath = key_path(f"{path}.vars", name)
         check_variable_name(name, where, vpath)
-        formula, ranges[name] = formulas.compile(source, (*DEAL_VARS, *SIDE_VARS, *ranges), vpath, ranges)
+        known = (*DEAL_VARS, *SIDE_VARS, *fact_ranges(spec.mechanisms), *ranges)
+        formula, ranges[name] = formulas.compile(source, known, vpath, ranges)
         local.append((name, formula))
     eligible = None
     if c.eligible:
@@ -221,7 +232,7 @@ def _compile_contract(
     end_when = formulas.compile(c.end_when, END_VARS, f"{path}.end_when")[0] if c.end_when else None
     if c.exchange_returns == "called_card" and not c.exchange:
         raise _fail(where, f"{path}.exchange_returns", "needs an exchange (exchange = 1 or more).")
-    trumps = _contract_trumps(c.trumps, cards, where, f"{path}.trumps")
+    trumps = contract_trumps(c.trumps, cards, where, f"{path}.trumps")
     compiled = CompiledContract(
         index=n,
         name=c.name,
@@ -242,27 +253,15 @@ def _compile_contract(
     return compiled, {**sranges, **ranges}
 
 
-def _contract_trumps(code: str, cards: CardTable, where: str, path: str) -> int | None:
-    """The trump key a contract fixes (``None`` for ``""``): a suit, a trump set, or ``none`` where the game has it."""
-    if not code:
-        return None
-    try:
-        key = cards.trump_key(code)
-    except ValueError:
-        names = [*cards.suit_codes, *cards.set_names]
-        known = ", ".join(names)
-        raise _fail(where, path, f"{code!r} is not a suit code, a trump set or 'none' (known: {known}).") from None
-    if key not in cards.trump_keys():
-        raise _fail(where, path, "'none' needs a deal without trumps (trump.allow_none = true).")
-    return key
-
-
 def _check_deal(spec: Spec, cards: CardTable, where: str) -> int:
     """Check the seating and the deal against the deck; the hand size."""
     seating = spec.seating
     players = seating.players
     if not 2 <= players <= 8:
         raise _fail(where, "seating.players", f"expected 2 to 8 players, found {players}.")
+    if not 0 <= seating.first_dealer < players:
+        found = seating.first_dealer
+        raise _fail(where, "seating.first_dealer", f"expected a seat from 0 to {players - 1}, found {found}.")
     teams = seating.teams
     if seating.partnerships == "fixed":
         flat = sorted(s for t in teams for s in t)
@@ -306,7 +305,7 @@ def _check_holders(spec: Spec, cards: CardTable, sizes: DealSizes, where: str) -
         return
     undealt = f"the deal leaves {stock} of the {cards.size} cards undealt"
     for n, c in enumerate(spec.bidding.contracts):
-        if c.call:
+        if c.call and spec.calling.undealt != "alone":
             raise _fail(
                 where, f"bidding.contracts[{n}].call", f"a called card must be in someone's hand, but {undealt}."
             )
@@ -507,12 +506,25 @@ def _check_match(spec: Spec, where: str) -> None:
         )
 
 
+def _compile_eldest_only(spec: Spec, names: list[str], where: str) -> int:
+    """The contracts only the eldest may bid (``bidding.eldest_only``), as a mask of their indices."""
+    mask = 0
+    for k, name in enumerate(spec.bidding.eldest_only):
+        if name not in names:
+            raise _fail(where, f"bidding.eldest_only[{k}]", f"{name!r} is not a contract of bidding.contracts.")
+        mask |= 1 << names.index(name)
+    if spec.bidding.last_bid and spec.bidding.auction != "until_passes":
+        raise _fail(where, "bidding.last_bid", f"needs auction = 'until_passes', found {spec.bidding.auction!r}.")
+    return mask
+
+
 def compile_rules(spec: Spec, cards: CardTable, where: str) -> Rules:
     """Check and compile everything in ``spec`` beyond the card tables."""
     hand = _check_deal(spec, cards, where)
     sizes = deal_sizes(spec, cards, where)
     announced = tuple(a.name for a in spec.bidding.announcements)
-    formulas = Formulas(where, builtin_ranges(_numbers(spec, cards, sizes), announced))
+    builtins = {**builtin_ranges(_numbers(spec, cards, sizes), announced), **fact_ranges(spec.mechanisms)}
+    formulas = Formulas(where, builtins)
     names = _check_names(spec, where)
     _check_holders(spec, cards, sizes, where)
     _check_calling(spec, cards, where)
@@ -539,6 +551,10 @@ def compile_rules(spec: Spec, cards: CardTable, where: str) -> Rules:
         contracts=contracts,
         auction=AuctionForm(spec.bidding.auction),
         earlier_may_hold=spec.bidding.earlier_may_hold,
+        second_speaks_first=spec.bidding.first_speaker == "second",
+        last_bid=spec.bidding.last_bid,
+        eldest_only=_compile_eldest_only(spec, names, where),
+        external=spec.scoring.external,
         all_pass=AllPass(spec.bidding.all_pass.action),
         all_pass_redeal_next=spec.bidding.all_pass.redeal_by == "next_dealer",
         all_pass_contract=ap_contract,

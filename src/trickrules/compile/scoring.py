@@ -17,7 +17,7 @@ from attrs import frozen
 from trickrules.compile.formulas import Formulas
 from trickrules.compile.modes import OutcomeScope, PaymentRole, Remainder
 from trickrules.compile.ranges import UNKNOWN, Range, union
-from trickrules.compile.variables import DEAL_VARS, PLAYER_VARS, SIDE_VARS, check_variable_name
+from trickrules.compile.variables import DEAL_VARS, PLAYER_VARS, SIDE_VARS, check_variable_name, fact_ranges
 from trickrules.errors import SpecError
 from trickrules.spec.formula import Formula
 from trickrules.spec.limits import key_path
@@ -75,13 +75,18 @@ def compile_scoring_vars(
     for name in spec.scoring.vars:
         check_variable_name(name, where, key_path("scoring.vars", name))
     counters = {c.name: UNKNOWN for c in spec.scoring.counters}
+    for k, name in enumerate(spec.scoring.external):
+        for given in (name, f"opp_{name}"):
+            check_variable_name(given, where, f"scoring.external[{k}]")
+            counters[given] = UNKNOWN  # a mechanism's value: nothing is known of its range
     ranges: dict[str, Range] = dict(counters)
+    facts = fact_ranges(spec.mechanisms)  # what registered mechanisms give
     out = []
     announced = tuple(f"announced_{a.name}" for a in spec.bidding.announcements)
     for name, source in spec.scoring.vars.items():
         # A var may use the built-in variables, the announcements, the counters and the vars defined before it.
         path = key_path("scoring.vars", name)
-        formula, found = formulas.compile(source, (*DEAL_VARS, *SIDE_VARS, *announced, *ranges), path, ranges)
+        formula, found = formulas.compile(source, (*DEAL_VARS, *SIDE_VARS, *announced, *facts, *ranges), path, ranges)
         out.append((name, formula))
         ranges[name] = found
     return tuple(out), ranges
@@ -168,7 +173,8 @@ def compile_outcomes(
         if len(set(onames)) != len(onames):
             raise _fail(where, f"scoring.{kind}", f"names must be distinct (overlays merge by name), found {onames}.")
     announced = tuple(f"announced_{a.name}" for a in spec.bidding.announcements)
-    allowed: tuple[str, ...] = (*DEAL_VARS, *SIDE_VARS, *var_names, *announced)
+    facts = tuple(fact_ranges(spec.mechanisms))
+    allowed: tuple[str, ...] = (*DEAL_VARS, *SIDE_VARS, *facts, *var_names, *announced)
     outcomes = tuple(
         _compile_outcome(n, o, "outcomes", spec, formulas, allowed, by_context)
         for n, o in enumerate(spec.scoring.outcomes)

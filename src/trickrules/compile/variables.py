@@ -11,7 +11,7 @@ them, a formula that can divide by zero.
 from __future__ import annotations
 
 import keyword
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from attrs import frozen
 
@@ -26,12 +26,16 @@ __all__ = [
     "DEAL_VARS",
     "ELIGIBILITY_VARS",
     "END_VARS",
+    "ENGINE_ONLY_PLAYER_VARS",
     "PLAYER_VARS",
     "SIDE_VARS",
     "GameNumbers",
     "builtin_ranges",
     "check_variable_name",
+    "fact_ranges",
+    "forget_fact_variables",
     "name_problem",
+    "register_fact_variables",
 ]
 
 #: Scoring variables about a side's bids: the sum of its players' bids, and of the others'.
@@ -76,7 +80,17 @@ SIDE_VARS = (
     *("point_cards", "opp_point_cards", "point_cards_total", "max_point_cards"),  # cards worth points above 0
 )
 #: Variables about the player a ``for_each = "player"`` outcome is evaluated for.
-PLAYER_VARS = ("top_trumps", "top_trumps_without", "is_declarer", "is_partner", "own_tricks", *BID_PLAYER_VARS)
+PLAYER_VARS = (
+    "top_trumps",
+    "top_trumps_without",
+    "is_declarer",
+    "is_partner",
+    "own_tricks",
+    *BID_PLAYER_VARS,
+    *("own_card_points", "own_point_cards", "max_own_card_points", "min_own_card_points"),
+)
+#: The player variables the native kernel does not compute (a game whose formulas read one is played by the engine).
+ENGINE_ONLY_PLAYER_VARS = ("own_card_points", "own_point_cards", "max_own_card_points", "min_own_card_points")
 #: Variables of a contract's ``eligible`` formula.
 ELIGIBILITY_VARS = ("score", "opp_score", "target", "players", "deal")
 #: Variables of a contract's ``end_when`` formula, after each trick: the declarer side's
@@ -161,6 +175,10 @@ def builtin_ranges(n: GameNumbers, names: tuple[str, ...] = ()) -> Mapping[str, 
         "bid": bids,
         "opp_bid": bids,
         "own_bid": span(n.lowest_bid, n.highest_bid),
+        "own_card_points": card_points,
+        "max_own_card_points": card_points,
+        "min_own_card_points": card_points,
+        "own_point_cards": span(0, n.point_cards),
     }
     for name in ("tricks", "opp_tricks", "run", "declarer_tricks", "partner_tricks", "own_tricks"):
         out[name] = tricks
@@ -169,6 +187,39 @@ def builtin_ranges(n: GameNumbers, names: tuple[str, ...] = ()) -> Mapping[str, 
         out[name] = tricks
     for name in names:
         out[f"announced_{name}"] = BOOL
+    return out
+
+
+#: The scoring variables registered mechanisms give through their ``facts``, by the mechanism's section name.
+_FACTS: dict[str, dict[str, Range]] = {}
+
+
+def register_fact_variables(section: str, ranges: Mapping[str, Range]) -> None:
+    """Let the formulas of a spec that names ``[mechanisms.SECTION]`` read these variables (name -> range).
+
+    The mechanism registered under that name gives their values for each
+    deal through its ``facts`` (:func:`trickrules.engine.mechanism.register`
+    calls this). A name that is already a variable is refused.
+    """
+    for name in ranges:
+        problem = name_problem(name)
+        taken = [s for s, found in _FACTS.items() if name in found and s != section]
+        if problem is not None or taken:
+            why = problem or f"the mechanism {taken[0]!r} gives it already"
+            raise SpecError(f"mechanisms.{section}: {name!r} cannot be a scoring variable: {why}.")
+    _FACTS[section] = dict(ranges)
+
+
+def forget_fact_variables(section: str) -> None:
+    """Forget the scoring variables the mechanism of ``section`` gave (nothing if it gave none)."""
+    _FACTS.pop(section, None)
+
+
+def fact_ranges(sections: Iterable[str]) -> dict[str, Range]:
+    """The scoring variables the registered mechanisms named by ``sections`` give, with their ranges."""
+    out: dict[str, Range] = {}
+    for section in sections:
+        out.update(_FACTS.get(section, {}))
     return out
 
 

@@ -94,7 +94,8 @@ def _cards(state: State, seats: int, rng: random.Random) -> tuple[State, int, tu
     game = state.game
     if state.phase != Phase.PLAY or seat is None or not (seats >> seat) & 1 or d.trump is None:
         return state, 0, None
-    if game.narrow_hooks or game.chooser_hooks:  # a mechanism narrows the cards or chooses for a seat: the engine plays
+    if game.narrow_hooks or game.chooser_hooks or game.trick_winner_hooks or game.on_trick_hooks:
+        # a mechanism narrows the cards, chooses for a seat, or has a say at a trick's end: the engine plays
         return state, 0, None
     t = game.tables
     tally = state.tally

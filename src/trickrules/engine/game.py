@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Literal
 
 from trickrules.compile.cards import CardTable
 from trickrules.compile.rules import Rules
@@ -52,11 +52,13 @@ class Game:
         "apply_by_phase",
         "chooser_hooks",
         "fingerprint",
+        "lead_hooks",
         "legal_by_phase",
         "mechanisms",
         "name",
         "narrow_hooks",
         "on_card_hooks",
+        "on_trick_hooks",
         "options",
         "part_mechanisms",
         "reasons",
@@ -67,6 +69,8 @@ class Game:
         "source",
         "spec",
         "tables",
+        "trick_winner_hooks",
+        "watch_hooks",
     )
 
     def __init__(self, spec: Spec, source: str = "") -> None:
@@ -105,6 +109,18 @@ class Game:
         self.chooser_hooks: tuple[Callable[[State], int | None], ...] = tuple(
             m.chooser for m in found.sequence if m.chooser is not None
         )
+        self.lead_hooks: tuple[Callable[[State, DealInfo], int | None], ...] = tuple(
+            m.leads for m in found.sequence if m.leads is not None
+        )
+        self.watch_hooks: tuple[Callable[[Any, DealInfo], int], ...] = tuple(
+            m.watch for m in found.sequence if m.watch is not None
+        )
+        self.trick_winner_hooks: tuple[Callable[[State, DealInfo, tuple[int, ...], int], int], ...] = tuple(
+            m.trick_winner for m in found.sequence if m.trick_winner is not None
+        )
+        self.on_trick_hooks: tuple[
+            Callable[[State, DealInfo, Tally, int, Events], tuple[DealInfo, Tally, Events]], ...
+        ] = tuple(m.on_trick for m in found.sequence if m.on_trick is not None)
         # The two questions asked at every step, by phase: one lookup from the state.
         self.legal_by_phase: Mapping[str, Callable[[State], tuple[Action, ...]]] = MappingProxyType(
             {p: m.legal for p, m in self.mechanisms.items()}
@@ -166,7 +182,7 @@ class Game:
     def new_match(
         self,
         seed: int | None = None,
-        dealer: int = 0,
+        dealer: int | Literal["first"] = "first",
         hands: Sequence[Sequence[str]] | None = None,
         turned: str | None = None,
         scores: Sequence[int] | None = None,
@@ -176,7 +192,8 @@ class Game:
     ) -> State:
         """Start a match: every deal is dealt from ``seed``, or stacked from ``hands`` and ``deals``.
 
-        ``seed`` is an integer from 0 to 2**128 - 1; every deal of the match
+        ``dealer`` deals the first deal (``"first"``, the default: the spec's ``seating.first_dealer``, seat 0
+        unless it says otherwise). ``seed`` is an integer from 0 to 2**128 - 1; every deal of the match
         follows from it, so anyone who knows it knows every hand. Without one,
         a secret 128-bit seed is drawn from :mod:`secrets` (read it back from
         ``state.match.seed`` to play the match again). ``hands`` gives card codes
@@ -202,7 +219,7 @@ class Game:
         return new_match(
             self,
             seed=seed,
-            dealer=dealer,
+            dealer=self.spec.seating.first_dealer if isinstance(dealer, str) and dealer == "first" else dealer,
             hands=hands,
             turned=turned,
             scores=scores,

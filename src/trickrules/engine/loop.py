@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from trickrules.engine.events import Event
 from trickrules.engine.state import State
-from trickrules.engine.values import Actor, DealInfo, Step, Tally
+from trickrules.engine.values import Actor, DealInfo, Step, Tally, evolve
 
 __all__ = ["advance", "moved"]
 
@@ -59,6 +59,15 @@ def advance(
             continue
         seat = due(state, d)
         if seat is not None:
-            leader = seat if mechanism is sequence[-1] else None
-            return moved(state, mechanism.phase, seat, d, events, tally, leader)
+            if mechanism is not sequence[-1]:
+                return moved(state, mechanism.phase, seat, d, events, tally)
+            watch = state.game.watch_hooks
+            if watch:  # the cards some mechanism watches from the first lead on
+                played = state.tally if tally is None else tally
+                if not played.winners:
+                    cards = played.watched
+                    for hook in watch:
+                        cards |= hook(state.game, d)
+                    tally = evolve(played, watched=cards)
+            return moved(state, mechanism.phase, seat, d, events, tally, seat)
     raise AssertionError("the play is always due")  # pragma: no cover

@@ -19,7 +19,9 @@ is one module that builds one :class:`Mechanism`. It owns:
   (``view``, a value the seat's :class:`~trickrules.records.view.View` holds);
 - **what it adds to the play and the scoring**: a window between tricks
   (``after_trick``), a reaction to a watched card being played
-  (``on_card``), a narrowing of the legal cards (``narrow``), facts for the
+  (``on_card``; ``watch`` names the cards it watches from the first lead on),
+  who leads the first trick (``leads``), a narrowing of the legal cards (``narrow``), a rule of who
+  wins a trick (``trick_winner``), a reaction to a trick's end (``on_trick``), facts for the
   scoring variables (``facts``), and who chooses for the seat to move
   (``chooser``);
 - **chance**: what it draws at random for a deal before the cards are dealt
@@ -42,6 +44,8 @@ from typing import TYPE_CHECKING, Any
 
 from attrs import frozen
 
+from trickrules.compile.ranges import Range
+from trickrules.compile.variables import forget_fact_variables, register_fact_variables
 from trickrules.engine.actions import VERBS, Action, forget_verb, register_verb
 from trickrules.engine.events import Event, MechanismEvent, Passed, forget_event, register_event
 from trickrules.engine.state import State, set_cache
@@ -70,6 +74,7 @@ __all__ = [
     "registered",
     "replayer",
     "revealer",
+    "rule_only",
     "seat_views",
     "unregister",
 ]
@@ -139,6 +144,13 @@ class Mechanism(Sealed):
     on_card: Callable[[State, DealInfo, Tally, int, Events], tuple[DealInfo, Tally, Events]] | None = None
     #: (state, seat, legal mask, reason) -> the mask narrowed by this mechanism's duty, and its reason.
     narrow: Callable[[State, int, int, str], tuple[int, str]] | None = None
+    #: (state, deal, trick, index) -> the index in ``trick`` (cards so far, in play order) of the card winning it,
+    #: where ``index`` is the one the rank tables (and the hooks before) give: a rule of this mechanism's own about
+    #: who wins a trick. Asked for a full trick at its end and, by ``winning_index``, for a trick being played.
+    trick_winner: Callable[[State, DealInfo, tuple[int, ...], int], int] | None = None
+    #: (state before the trick's end, deal, tally that counts the trick, winner, events) -> the deal, tally and
+    #: events after it (cards added to what the winner took, say).
+    on_trick: Callable[[State, DealInfo, Tally, int, Events], tuple[DealInfo, Tally, Events]] | None = None
     #: (state, seat) -> what ``seat`` sees of this mechanism's record (a frozen attrs value of ``view_type``).
     view: Callable[[State, int], Any] | None = None
     #: The class of the values ``view`` gives (a view read from JSON is structured into it).
@@ -155,6 +167,10 @@ class Mechanism(Sealed):
     chance: Callable[[State], tuple[tuple[Action, Fraction], ...]] | None = None
     #: (state at a chance step of this phase) -> the outcome the match's seed picks there.
     seeded: Callable[[State], Action] | None = None
+    #: (state, deal) -> the seat that leads the first trick, where this mechanism decides it; else ``None``.
+    leads: Callable[[State, DealInfo], int | None] | None = None
+    #: (game, deal) -> the cards whose play this mechanism watches (its ``on_card``) from the first lead on.
+    watch: Callable[[GameLike, DealInfo], int] | None = None
 
 
 def listed(
@@ -194,6 +210,26 @@ def listed(
         return step(state, chosen)
 
     return Mechanism(phase, legal, check, apply, **hooks)
+
+
+def rule_only(phase: str, **hooks: Any) -> Mechanism:
+    """A mechanism that takes no action of its own: it only changes the play or the scoring through ``hooks``.
+
+    Its phase is never due (a seat never acts in it); ``hooks`` are the other fields of :class:`Mechanism`
+    (``narrow``, ``trick_winner``, ``on_trick``, ``start``, ``view``, ...).
+    """
+
+    def never(state: State) -> tuple[Action, ...]:
+        return ()
+
+    def check(state: State, action: Action) -> None:
+        raise IllegalActionError(f"{action}: the {phase} rules take no action of their own.")
+
+    def apply(state: State, action: object) -> State:
+        check(state, state.game.as_action(action))
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    return Mechanism(phase, never, check, apply, **hooks)
 
 
 def refusal(state: State, action: Action, actions: tuple[Action, ...]) -> str:
@@ -252,6 +288,7 @@ def register(
     before: str = "play",
     events: Sequence[type[MechanismEvent]] = (),
     verbs: Mapping[str, bool] | None = None,
+    variables: Mapping[str, Range] | None = None,
 ) -> None:
     """Make ``mechanism`` available to every game of this process.
 
@@ -261,7 +298,9 @@ def register(
     phase (the play, by default). ``events`` are its event classes (each
     derived from :class:`~trickrules.engine.events.MechanismEvent`; those
     in its ``replays`` record a decision) and ``verbs`` its action verbs,
-    each with whether it takes an argument. Registering the same mechanism
+    each with whether it takes an argument. ``variables`` are the scoring
+    variables its ``facts`` give (name -> the range of its values), which
+    the formulas of a spec naming it may read. Registering the same mechanism
     again changes nothing; another one under a phase already registered is
     an :class:`~trickrules.errors.ArgumentError`, as is a built-in phase.
     """
@@ -287,6 +326,8 @@ def register(
         register_verb(verb, takes_arg)
     for cls in events:
         register_event(cls, records_action=cls in mechanism.replays)
+    if variables:
+        register_fact_variables(name, variables)
     _REGISTRY[name] = (mechanism, uses, before)
     _ADDED[name] = (added, tuple(events))
     _REVEALS.update(mechanism.reveals)
@@ -302,6 +343,7 @@ def unregister(phase: str) -> None:
     found = _REGISTRY.pop(phase, None)
     if found is None:
         raise ArgumentError(f"no mechanism is registered for the phase {phase!r}.")
+    forget_fact_variables(phase)
     verbs, events = _ADDED.pop(phase, ((), ()))
     for verb in verbs:
         forget_verb(verb)

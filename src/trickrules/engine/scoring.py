@@ -26,6 +26,7 @@ from attrs import frozen
 from trickrules.compile.modes import ContractSide, OutcomeScope
 from trickrules.compile.rules import CompiledContract
 from trickrules.compile.tables import Tables
+from trickrules.compile.variables import fact_ranges
 from trickrules.engine.evaluation import evaluate_in_deal, in_deal
 from trickrules.engine.events import Event
 from trickrules.engine.ledger import Ledger, others
@@ -121,12 +122,20 @@ def deal_facts(game: GameLike, d: DealInfo) -> dict[str, Any]:
     """What the game's mechanisms say of deal ``d`` for the scoring variables (each mechanism's ``facts``).
 
     ``forced`` (the contract was forced), ``announced`` (the announcements
-    made), ``declared`` and ``bid`` (per seat: points declared, tricks bid).
+    made), ``declared`` and ``bid`` (per seat: points declared, tricks bid),
+    ``won`` (per seat: cards counted as taken though no trick took them) and
+    ``external`` (variable name -> a value per seat, ``scoring.external``).
     """
     found: dict[str, Any] = {}
     for mechanism in game.part_mechanisms:
         if mechanism.facts is not None:
-            found.update(mechanism.facts(game, d))
+            for key, value in mechanism.facts(game, d).items():
+                if key == "external" and key in found:  # each mechanism's variables
+                    found[key] = {**found[key], **value}
+                elif key == "won" and key in found:  # the cards each seat counts as taken, from each mechanism
+                    found[key] = tuple(a | b for a, b in zip(found[key], value, strict=True))
+                else:
+                    found[key] = value
     return found
 
 
@@ -174,6 +183,7 @@ class _Deal:
         "card_points",
         "d",
         "declared",
+        "external",
         "holds",
         "last_winner",
         "match",
@@ -188,9 +198,13 @@ class _Deal:
         n = t.players
         winners = tally.winners
         tricks = [winners.count(s) for s in range(n)]
+        won = tally.won
+        extra = facts.get("won")
+        if extra:  # cards a mechanism counts as taken though no trick took them (a discard kept by its side)
+            won = tuple(w | e for w, e in zip(won, extra, strict=True))
         if t.has_card_points:
             points_of = t.points_of
-            card_points = [sum(points_of(mask)) for mask in tally.won]
+            card_points = [sum(points_of(mask)) for mask in won]
         else:
             card_points = [0] * n
         declared: list[int] = list(facts.get("declared", (0,) * n))
@@ -203,7 +217,8 @@ class _Deal:
         self.card_points = card_points
         self.declared = declared
         self.winners = tally.winners
-        self.won = tally.won
+        self.won = won
+        self.external: Mapping[str, tuple[int, ...]] = facts.get("external", {})
         self.last_winner = tally.winners[-1]
         self.revokers = {r.seat for r in tally.revokes} if tally.revokes else _NOBODY
         self.bonus = t.rules.last_trick_bonus
@@ -282,6 +297,10 @@ _PLAYER: dict[str, Any] = {
     "is_partner": lambda x, seat: x.d.partner is not None and seat == x.d.partner and seat != x.d.declarer,
     "own_tricks": lambda x, seat: x.tricks[seat],
     "own_bid": lambda x, seat: x.bids[seat] if x.bids else 0,
+    "own_card_points": lambda x, seat: x.card_points[seat],
+    "own_point_cards": lambda x, seat: (x.won[seat] & x.tables.point_cards).bit_count(),
+    "max_own_card_points": lambda x, seat: max(x.card_points),
+    "min_own_card_points": lambda x, seat: min(x.card_points),
 }
 
 
@@ -389,6 +408,10 @@ class ScoringPlan(Sealed):
     announced_keys: tuple[tuple[str, str], ...]
     #: The counters carried from deal to deal (``scoring.counters``), in the order of ``MatchInfo.counters``.
     counter_names: tuple[str, ...]
+    #: The scoring variables the game's registered mechanisms give through their ``facts``.
+    fact_names: tuple[str, ...] = ()
+    #: The values a mechanism gives each seat (``scoring.external``), read from the deal's facts.
+    external_names: tuple[str, ...] = ()
 
 
 def scoring_plan(t: Tables) -> ScoringPlan:
@@ -402,6 +425,8 @@ def scoring_plan(t: Tables) -> ScoringPlan:
         MappingProxyType(by_contract),
         tuple((a, f"announced_{a}") for a in t.announcement_names),
         tuple(c.name for c in rules.bids.counters),
+        tuple(fact_ranges(t.mechanism_sections)),
+        rules.external,
     )
 
 
@@ -436,6 +461,8 @@ class _Environments:
         announced = facts.get("announced", ())
         for a, key in scoring.announced_keys:
             base[key] = a in announced
+        for name in scoring.fact_names:
+            base[name] = facts[name]
         self.base = base
         self.plan = scoring
         self.players = t.players
@@ -456,6 +483,10 @@ class _Environments:
                 found[name] = _SIDE[name](self.deal, side, other)
             for name, values in zip(self.plan.counter_names, self.deal.match.counters, strict=True):
                 found[name] = values[side[0]]  # a counter as it stood before the deal
+            for name in self.plan.external_names:  # a mechanism's values: the side's sum, and the others'
+                values = self.deal.external.get(name, ())
+                found[name] = sum(values[s] for s in side) if values else 0
+                found[f"opp_{name}"] = sum(values[s] for s in other) if values else 0
             number = self.deal.d.number
             for name, formula in self.formulas:
                 found[name] = evaluate_in_deal(formula, found, number)
@@ -470,7 +501,12 @@ class _Environments:
             player_names = self.plan.player_names
             for name in player_names:
                 found[name] = _PLAYER[name](self.deal, seat)
-            if player_names and self.player_formulas:
+            external = self.plan.external_names
+            for name in external:  # a mechanism's values: the player's own, and everyone else's
+                values = self.deal.external.get(name, ())
+                found[name] = values[seat] if values else 0
+                found[f"opp_{name}"] = sum(values) - values[seat] if values else 0
+            if (player_names or external) and self.player_formulas:
                 number = self.deal.d.number
                 for name, formula in self.formulas:
                     found[name] = evaluate_in_deal(formula, found, number)

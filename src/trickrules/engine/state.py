@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from attrs import field, frozen
 from attrs import fields as attrs_fields
@@ -82,6 +82,10 @@ class GameLike(Protocol):
     on_card_hooks: tuple[Callable[..., tuple[DealInfo, Tally, tuple[tuple[Actor, Event], ...]]], ...]
     narrow_hooks: tuple[Callable[[State, int, int, str], tuple[int, str]], ...]
     chooser_hooks: tuple[Callable[[State], int | None], ...]
+    lead_hooks: tuple[Callable[[State, DealInfo], int | None], ...]
+    watch_hooks: tuple[Callable[[Any, DealInfo], int], ...]
+    trick_winner_hooks: tuple[Callable[[State, DealInfo, tuple[int, ...], int], int], ...]
+    on_trick_hooks: tuple[Callable[..., tuple[DealInfo, Tally, tuple[tuple[Actor, Event], ...]]], ...]
 
     def __hash__(self) -> int:
         """Games hash by their fingerprint."""
@@ -117,7 +121,7 @@ class GameLike(Protocol):
     def new_match(
         self,
         seed: int | None = ...,
-        dealer: int = ...,
+        dealer: int | Literal["first"] = ...,
         hands: Sequence[Sequence[str]] | None = ...,
         turned: str | None = ...,
         scores: Sequence[int] | None = ...,

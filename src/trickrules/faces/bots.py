@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Iterable, Sequence
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Protocol
 
 from trickrules.compile.cards import NO_TRUMP, TRUMP_BASE
@@ -23,6 +23,7 @@ from trickrules.engine.phases.deal import DealView
 from trickrules.engine.phases.tricks_bid import BidsView
 from trickrules.engine.state import GameLike
 from trickrules.errors import TrickrulesError
+from trickrules.faces.strain_calls import AUCTION, strain_call
 from trickrules.records.view import View
 from trickrules.spec.formula import Formula, Number
 
@@ -345,9 +346,10 @@ class HeuristicBot:
     def __init__(self, game: GameLike, seed: int = 0) -> None:
         self.game, self.seed, self._k = game, seed, _knowledge(game)
         self._memo: dict[tuple[tuple[int, ...], int, Setting], float] = {}
-        self._handlers: dict[str, Callable[[View], str]] = {
+        self._handlers: dict[str, Callable[[View], str]] = {  # by a verb of the legal actions, or by the phase
             "play": self._play, "declare": self._declare, "bid": self._bid, "trump": self._trump,
             "call": self._call, "give": self._give, "discard": self._give, "alone": self._alone,
+            "announce": self._announce, "making": self._make, AUCTION: partial(strain_call, game, self._side_value),
         }  # fmt: skip
 
     def choose(self, view: View) -> str:
@@ -355,10 +357,8 @@ class HeuristicBot:
         legal = view.legal
         if len(legal) == 1:
             return legal[0]
-        if view.phase in ("announce", "making"):
-            return self._announce(view) if view.phase == "announce" else self._make(view)
         verbs = {a.split(" ", 1)[0] for a in legal}
-        verb = next((v for v in self._handlers if v in verbs), "")
+        verb = view.phase if view.phase in self._handlers else next((v for v in self._handlers if v in verbs), "")
         return self._handlers[verb](view) if verb else "pass" if "pass" in legal else legal[0]
 
     # -- hand evaluation in the bot's situation --------------------------------------------------

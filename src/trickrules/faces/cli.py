@@ -49,6 +49,8 @@ from trickrules.faces.stops import (
 )
 from trickrules.faces.table import Table
 from trickrules.records.eventlog import EventLog
+from trickrules.records.pbn import read_pbn, write_pbn
+from trickrules.records.pbn_match import PbnStart, boards_of, stack_boards
 from trickrules.records.replay import read_header, replay_file
 from trickrules.spec.loader import bundled_names, bundled_path
 
@@ -157,17 +159,28 @@ def _cmd_play(args: argparse.Namespace) -> int:
         raise ArgumentError(f"--seed must be from 0 to 2**128 - 1, found {args.seed}")
     if args.key_file is not None:
         input_file(args.key_file, "--key-file")
-    output_path(args.log, "--log", inputs=[args.key_file, _spec_file(args.game)], force=args.force)
+    if args.deal_file is not None:
+        input_file(args.deal_file, "--deal-file")
+    inputs = [args.key_file, args.deal_file, _spec_file(args.game)]
+    output_path(args.log, "--log", inputs=inputs, force=args.force)
     game = load(args.game, options_of(args.option))
     if args.seat is not None:
         game.seat(args.seat, "--seat")
     key = _key_of(args.key_file)
+    start = _deal_file(game, args.deal_file)
+    dealer, deals = (start.dealer, dict(enumerate(start.deals))) if start is not None else (0, None)
+    if start is not None and args.deals is None:  # the file's boards, and no deal beyond them
+        args.deals = len(start.deals)
     # No seed given: a secret one, printed so that the match can be played again.
     seed = args.seed if args.seed is not None else secrets.randbits(128)
     out = Stdout()
     out.line(f"{game.title}: seed {seed}, {args.bots} bots")
     players = make_bots(game, args.bots, seed)
-    table = Table(game, args.seat, seed, players, max_deals=args.deals) if args.seat is not None else None
+    table = (
+        Table(game, args.seat, seed, players, max_deals=args.deals, dealer=dealer, deals=deals)
+        if args.seat is not None
+        else None
+    )
     printer = _Printer(out, not args.quiet)
     # Whatever ends the match (its end, Ctrl-C, a hang-up, a closed stdout, a terminal gone), the log of
     # the moves made is written: a stop that comes while it is written waits until it is.
@@ -182,7 +195,9 @@ def _cmd_play(args: argparse.Namespace) -> int:
                         if isinstance(table.stopped, Stopped):  # Ctrl-C at the seat is leaving the table, as quit
                             stop = table.stopped
                     else:
-                        play_match(game, players, seed, max_deals=args.deals, on_step=printer)
+                        play_match(
+                            game, players, seed, max_deals=args.deals, on_step=printer, dealer=dealer, deals=deals
+                        )
                 except OSError as exc:  # stdout closed, or the terminal gone: the match ends where it is
                     out.lost()
                     gone = exc
@@ -205,6 +220,27 @@ def _cmd_play(args: argparse.Namespace) -> int:
     if written is not None:
         out.line(f"Log written to {args.log} ({written} events).")
     return CLOSED_STDOUT if out.closed else 0
+
+
+def _deal_file(game: Game, path: str | None) -> PbnStart | None:
+    """The match start the PBN file at ``path`` gives (``--deal-file``); ``None`` without one."""
+    if path is None:
+        return None
+    data = read_input(path, "--deal-file", limit=MAX_PBN_BYTES, error=LogFormatError)
+    where = f"--deal-file: {path!r}"
+    if len(data) > MAX_PBN_BYTES:
+        raise LogFormatError(f"{where}: more than {MAX_PBN_BYTES} bytes")
+    try:
+        boards = read_pbn(data.decode("utf-8"))
+        return stack_boards(game, boards)
+    except UnicodeDecodeError as exc:
+        raise LogFormatError(f"{where}: not UTF-8 text (byte {exc.start})") from None
+    except (LogFormatError, ArgumentError) as exc:
+        raise type(exc)(f"{where}: {exc}") from None
+
+
+#: The largest PBN file ``--deal-file`` reads.
+MAX_PBN_BYTES = 16 * 1024 * 1024
 
 
 def _write_log(final: State | None, path: str | None, key: bytes | None) -> int | None:
@@ -236,6 +272,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     key = _key_of(args.key_file)
     beside = _spec_beside(args.file) if args.spec is None else None
     output_path(args.html, "--html", inputs=[args.file, args.spec, args.key_file, beside])
+    output_path(args.pbn, "--pbn", inputs=[args.file, args.spec, args.key_file, beside, args.html], force=args.force)
     game = _spec_game(args.file, args.spec if beside is None else beside)
     try:
         state = replay_file(args.file, game, partial=args.partial, key=key)
@@ -265,6 +302,10 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         from trickrules.faces.html import write_page
 
         print(f"Page written to {args.html} ({write_page(state, args.html, seat=args.seat)} frames).")
+    if args.pbn:
+        boards = boards_of(state)
+        write_output(args.pbn, write_pbn(boards), "--pbn")
+        print(f"PBN written to {args.pbn} ({_count(len(boards), 'board')}).")
     return 0
 
 
@@ -339,6 +380,11 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true", help="print only the summary")
     p.add_argument("--key-file", help="sign the log written with --log with the key in this file")
     p.add_argument("--seat", type=int, default=None, help="take this seat yourself; bots play the others")
+    p.add_argument(
+        "--deal-file",
+        metavar="PBN",
+        help="deal the boards of this PBN file in order, one per deal (and stop after them unless --deals says more)",
+    )
     p.set_defaults(func=_cmd_play)
 
     p = sub.add_parser("replay", help="verify an event log and print the final standings")
@@ -352,6 +398,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--key-file", help="refuse the log unless it is signed with the key in this file")
     p.add_argument("--html", metavar="OUT", help="write a self-contained page stepping through the match to OUT")
     p.add_argument("--seat", type=int, default=None, help="the page shows only what this seat saw (with --html)")
+    p.add_argument("--pbn", metavar="OUT", help="write the match's deals and play as PBN boards to OUT")
+    p.add_argument("--force", action="store_true", help="replace the file --pbn names if it exists")
     p.set_defaults(func=_cmd_replay)
 
     from trickrules.faces.conformance.cli import add_commands

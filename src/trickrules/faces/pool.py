@@ -97,6 +97,12 @@ class WorkerPool(Executor):
                 if process.is_alive():
                     process.kill()
                     process.join(1.0)
+        # The pool's management thread closes its wake-up pipe as it ends. Left running, it races the
+        # interpreter's exit, whose hook writes to that pipe (Python 3.11 checks then writes without a lock):
+        # "OSError: [Errno 9] Bad file descriptor" on stderr after a lost worker's one line.
+        manager = getattr(self._pool, "_executor_manager_thread", None)
+        if manager is not None:
+            manager.join(5.0)
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         """Shut the pool down when its work is done (see :meth:`concurrent.futures.Executor.shutdown`)."""

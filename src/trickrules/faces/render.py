@@ -21,6 +21,7 @@ from trickrules.engine.events import (
     Discarded,
     Event,
     MatchEnded,
+    MechanismEvent,
     Misdealt,
     Paid,
     PartnerRevealed,
@@ -308,4 +309,7 @@ def describe_event(event: Event) -> str | None:
         )
     if isinstance(event, CardPlayed):
         return None
+    describe = getattr(event, "describe", None)  # a mechanism's event may say how it reads
+    if isinstance(event, MechanismEvent) and callable(describe):
+        return f"  {describe()}"
     return None

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TextIO
 
 from trickrules.compile.cards import CardTable
@@ -38,6 +38,7 @@ from trickrules.engine.events import (
     CardPlayed,
     Dealt,
     Event,
+    MechanismEvent,
     Passed,
     Redeal,
     TricksBid,
@@ -45,7 +46,7 @@ from trickrules.engine.events import (
     TurnedTaken,
     WentAlone,
 )
-from trickrules.engine.phases import redact
+from trickrules.engine.phases import doubling_auction, redact
 from trickrules.engine.phases.announce import AnnouncementsView
 from trickrules.engine.phases.call import CallView
 from trickrules.engine.phases.deal import DealView
@@ -66,10 +67,21 @@ __all__ = ["PROMPT", "Table", "deal_bidding", "describe_view", "hand_groups", "o
 PROMPT = "Your move"
 
 #: The events that make up "the bidding so far": those of a deal before its first card is played.
-_BIDDING = (Passed, BidMade, TricksBid, AuctionWon, TrumpNamed, CardCalled, TurnedTaken, WentAlone, Announced)
+_BIDDING = (
+    Passed,
+    BidMade,
+    TricksBid,
+    AuctionWon,
+    TrumpNamed,
+    CardCalled,
+    TurnedTaken,
+    WentAlone,
+    Announced,
+    MechanismEvent,  # a registered mechanism's events before the first card (the calls of a doubling auction)
+)
 
 #: The phases that make an auction (the person's prompt shows "Bidding" in the games that have one).
-_AUCTIONS = frozenset({Phase.BIDDING.value, Phase.MAKING.value, Phase.TRICKS_BID.value})
+_AUCTIONS = frozenset({Phase.BIDDING.value, Phase.MAKING.value, Phase.TRICKS_BID.value, doubling_auction.PHASE})
 
 _HELP = """\
 How to answer:
@@ -115,6 +127,8 @@ class Table:
         max_deals: int | None = None,
         input: TextIO | None = None,
         output: TextIO | None = None,
+        dealer: int = 0,
+        deals: Mapping[int, Sequence[Sequence[str]]] | None = None,
     ) -> None:
         self.game = game
         self.seat = game.seat(seat, "seat")
@@ -125,7 +139,7 @@ class Table:
         self._input = input if input is not None else sys.stdin
         self._output = output if output is not None else sys.stdout
         #: The current state of the match.
-        self.state = game.new_match(seed=seed)
+        self.state = game.new_match(seed=seed, dealer=dealer, deals=deals)
         # The state before each of the person's moves in this deal, with the move's text.
         self._undo: list[tuple[State, str]] = []
         self._dealt_since = False  # a new deal came after the person's last move
@@ -402,10 +416,19 @@ def describe_view(game: GameLike, view: View, bidding: Sequence[str] = ()) -> st
     lines.append(f"Cards held: {others}")
     trick = ", ".join(f"seat {s} {card}" for s, card in view.trick)
     lines.append(f"Trick: {trick or 'nothing played yet'}")
-    lines.append(f"Your hand ({_cards(len(view.hand))}):")
-    width = max((len(label) for label, _ in hand_groups(game, view.hand, view.trump)), default=0)
-    for label, codes in hand_groups(game, view.hand, view.trump):
-        lines.append(f"  {label + ':':<{width + 1}} {' '.join(codes)}")
+    shown: dict[int, tuple[str, ...]] = {}
+    for _, value in view.parts:  # the hands a mechanism lays face up for every seat (the dummy's)
+        found = getattr(value, "shown_hands", None)
+        if callable(found):
+            shown.update(found())
+    for owner, hand in [(you, view.hand), *((s, h) for s, h in sorted(shown.items()) if s != you)]:
+        title = "Your hand" if owner == you else f"Face up, seat {owner}"
+        lines.append(f"{title} ({_cards(len(hand))}):")
+        width = max((len(label) for label, _ in hand_groups(game, hand, view.trump)), default=0)
+        for label, codes in hand_groups(game, hand, view.trump):
+            lines.append(f"  {label + ':':<{width + 1}} {' '.join(codes)}")
+    if view.to_move is not None and view.to_move != you:
+        lines.append(f"You choose seat {view.to_move}'s card.")
     return "\n".join(lines)
 
 
@@ -424,6 +447,9 @@ def _contract_lines(game: GameLike, view: View) -> list[str]:
     parts = []
     if view.contract is not None:
         parts.append(view.contract)
+    auction = view.part(doubling_auction.AuctionView)
+    if auction is not None and auction.contract:
+        parts.append(auction.contract)
     if view.declarer is not None:
         parts.append(f"declarer seat {view.declarer}")
     if view.trump is not None:

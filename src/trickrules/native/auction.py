@@ -153,6 +153,8 @@ def export(game: Game, b: Builder, *, eligibility_given: bool = False) -> None:
             state = game.new_match(seed=0)
         if is_eligible(state, 0, c):
             constant |= 1 << c.index
+    if rules.second_speaks_first or rules.last_bid or rules.eldest_only:
+        raise Unsupported("an auction opened after the eldest, ended by a last bid, or with contracts for the eldest")
     b.number(_PRESENT, 1)
     b.number(_COUNT, len(contracts))
     b.number(_FORM, _FORMS[rules.auction])

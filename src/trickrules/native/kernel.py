@@ -139,6 +139,8 @@ def _export(game: Game) -> Kernel:
     b.number(match.HK_STARTS, sum(1 << T.PHASE_CODES[p] for p in ("call", "exchange", "announce") if p in named))
     b.number(T.H_PHASES, len(codes))
     b.block(T.O_PHASES, codes)
+    if any(c.first_lead.value == "declarer_always" for c in game.rules.contracts):
+        raise Unsupported("a contract whose declarer always leads the first trick")
     b.block(match.HK_DECLARER_LEADS, (c.first_lead.value == "declarer" for c in game.rules.contracts))
     scoring_tables.export(game, b)
     entries = scoring_tables.outcome_names(game)

@@ -14,7 +14,7 @@ The fields mirror the engine's records: :class:`~trickrules.engine.values.DealIn
 (``SCORES``, ``POT``, ``DEALS_DONE``, ``COUNTERS``), the state's own fields
 (``HANDS``, ``TRICK``, ``LEADER``, ``TO_MOVE``), and each mechanism's record
 in its own block of words (``MECH_*``), named in the module of its phase.
-:func:`trickrules.native.bridge.to_arrays` fills an array from an engine
+:func:`trickrules.native.engine_arrays.to_arrays` fills an array from an engine
 state, field for field, which is how the tests compare the two.
 """
 

@@ -138,7 +138,7 @@ def outcome_text(game: Game, st: npt.NDArray[np.int64]) -> str:
     return ", ".join(applied) or "none"
 
 
-# -- filling st from the engine (for the tests and the bridge) ----------------------------------------------
+# -- filling st from the engine (for the tests and engine_arrays) ----------------------------------------------
 
 
 def facts_to_arrays(game: Game, d: DealInfo, st: npt.NDArray[np.int64]) -> None:

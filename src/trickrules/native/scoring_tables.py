@@ -25,7 +25,7 @@ from trickrules.compile.modes import (
     TieBreak,
     Unit,
 )
-from trickrules.compile.variables import DEAL_VARS, PLAYER_VARS, SIDE_VARS
+from trickrules.compile.variables import DEAL_VARS, ENGINE_ONLY_PLAYER_VARS, PLAYER_VARS, SIDE_VARS
 from trickrules.native import layout as L
 from trickrules.native.formula import ROUNDING_CODES, compile_code
 from trickrules.native.tables import HM_SCORING, Builder, Unsupported
@@ -317,6 +317,11 @@ def export(game: Game, b: Builder) -> None:
     """Write the scoring's tables into ``b``; :class:`Unsupported` for what the native scoring does not reproduce."""
     t = game.tables
     rules = t.rules
+    if rules.external:
+        raise Unsupported("scoring variables a mechanism gives (scoring.external)")
+    used = set(game.scoring.player_names) & set(ENGINE_ONLY_PLAYER_VARS)
+    if used:
+        raise Unsupported(f"the player variables {', '.join(sorted(used))}")
     _check_limits(game)
     names = _variable_names(game)
     data = _Data(b, names)

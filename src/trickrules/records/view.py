@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from attrs import evolve, frozen
 from attrs import fields as attr_fields
 
-from trickrules.engine.mechanism import mechanism_named, seat_views
+from trickrules.engine.mechanism import mechanism_named, registered, seat_views
 from trickrules.engine.phases import BUILT_IN
 from trickrules.engine.state import GameLike, State
 from trickrules.engine.values import Phase
@@ -122,11 +122,17 @@ class View:
             "trump": self.trump,
             "pot": self.pot,
         }
-        pictured = {a.name for a in attr_fields(svg.Table)} - set(table)
+        pictured = {a.name for a in attr_fields(svg.Table)} - {k for k, v in table.items() if v is not None}
+        hands = list(table["hands"])
         for _, value in self.parts:  # what a mechanism's view shows that the picture has a place for
             for a in attr_fields(type(value)):
                 if a.name in pictured:
                     table[a.name] = getattr(value, a.name)
+            shown = getattr(value, "shown_hands", None)  # hands a mechanism lays face up (the dummy's)
+            if callable(shown):
+                for s, hand in shown().items():
+                    hands[s] = hand
+        table["hands"] = hands
         return svg.Table(**table)
 
     def _repr_svg_(self) -> str:
@@ -225,8 +231,9 @@ def _inconsistencies(view: View) -> list[str]:
     for name in ("tricks_won", "scoreboard"):
         if len(getattr(view, name)) != players:
             out.append(f"{name}: expected one value per seat ({players}), found {len(getattr(view, name))}")
-    if view.phase not in _PHASES and mechanism_named(view.phase) is None:  # a built-in phase, or a registered one
-        out.append(f"phase: expected one of {', '.join(sorted(_PHASES))}, found {show(view.phase)}")
+    if view.phase not in _PHASES and view.phase not in registered():  # a built-in phase, or a registered mechanism's
+        known = sorted({*_PHASES, *registered()})
+        out.append(f"phase: expected one of {', '.join(known)}, found {show(view.phase)}")
     elif (view.phase == Phase.OVER and view.to_move is not None) or (
         view.to_move is None and view.phase not in (Phase.OVER, Phase.DEAL)  # nobody moves at a chance step
     ):

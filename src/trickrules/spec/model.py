@@ -17,7 +17,7 @@ from typing import Any
 from attrs import field, frozen
 from attrs.validators import in_
 
-from trickrules.spec.bids import CounterSpec, TricksBidSpec  # re-exported: part of the model
+from trickrules.spec.bids import AllPassSpec, CounterSpec, TricksBidSpec  # re-exported: part of the model
 from trickrules.spec.frozenmap import FrozenMap
 from trickrules.spec.sealed import Sealed  # the sections whose default value every spec shares
 from trickrules.spec.trumpsets import TrumpSetSpec  # re-exported: part of the model
@@ -155,11 +155,11 @@ class TrumpSpec(Sealed):
     """How the trump suit is fixed, and the promoted trumps.
 
     ``chosen_by`` is the default for contracts that do not say otherwise;
-    ``"fixed"`` makes ``suit`` (a suit code) the trump suit of every deal.
+    ``"fixed"`` makes ``suit`` (a suit code) the trump suit of every deal; ``"mechanism"``: a registered one sets it.
     ``allow_none`` lets the chooser name no trump at all (``trump none``); ``sets``: :class:`TrumpSetSpec`.
     """
 
-    chosen_by: str = field(default="declarer", validator=in_(TRUMP_CHOOSERS))
+    chosen_by: str = field(default="declarer", validator=in_((*TRUMP_CHOOSERS, "mechanism")))
     suit: str = ""
     allow_none: bool = False
     none_name: str = "no trump"
@@ -201,6 +201,8 @@ class SeatingSpec(Sealed):
     direction: str = field(default="counterclockwise", validator=in_(("counterclockwise", "clockwise")))
     partnerships: str = field(default="none", validator=in_(("none", "fixed", "called")))
     teams: tuple[tuple[int, ...], ...] = ()
+    #: The seat that deals a match's first deal when ``new_match`` is not told (checked against ``players``).
+    first_dealer: int = 0
 
 
 @frozen
@@ -236,6 +238,7 @@ class CallSpec(Sealed):
     ``allow_trump`` is off; ``allow_trump_forced`` is ``allow_trump`` for a
     contract forced on a player when everyone passed). With ``public``
     the called card's holder is announced at once instead of staying secret.
+    ``undealt = "alone"``: a called card no hand holds leaves the declarer alone.
     """
 
     ranks: tuple[str, ...] = ()
@@ -247,6 +250,7 @@ class CallSpec(Sealed):
     allow_trump_fallback: bool = False
     allow_trump_forced: bool = False
     public: bool = False
+    undealt: str = field(default="refused", validator=in_(("refused", "alone")))
 
 
 @frozen
@@ -278,26 +282,9 @@ class ContractSpec(Sealed):
     vars: FrozenMap[str, str] = _EMPTY_STR_MAP
     public_call: bool = False
     exchange_returns: str = field(default="any", validator=in_(("any", "called_card")))
-    first_lead: str = field(default="eldest", validator=in_(("eldest", "declarer")))
+    first_lead: str = field(default="eldest", validator=in_(("eldest", "declarer", "declarer_always")))
     end_when: str = ""
     trumps: str = ""
-
-
-@frozen
-class AllPassSpec(Sealed):
-    """What happens when nobody bids.
-
-    ``redeal``: the cards are dealt again, by the same dealer (the deal does
-    not count) or, with ``redeal_by = "next_dealer"``, by the next (the
-    thrown-in deal counts as played); ``forced``: the holder of
-    ``holder_of`` must play ``contract``; ``play``: the deal is played with no
-    contract (fixed partnerships, scored by ``contract = ""`` outcomes).
-    """
-
-    action: str = field(default="redeal", validator=in_(("redeal", "forced", "play")))
-    redeal_by: str = field(default="same_dealer", validator=in_(("same_dealer", "next_dealer")))
-    contract: str = ""
-    holder_of: str = ""
 
 
 @frozen
@@ -338,12 +325,16 @@ class BiddingSpec(Sealed):
     ``first_bid``: the first player who bids wins; ``declarer``: the declarer a mechanism chose (value
     bidding) names the contract, with no pass. With ``earlier_may_hold`` a player who
     speaks before the high bidder in the order from the eldest may bid the same contract (hold it).
+    ``first_speaker``, ``last_bid`` and ``eldest_only``: see ``docs/dsl.md``.
     """
 
     contracts: tuple[ContractSpec, ...] = ()
     auction: str = field(default="once_around", validator=in_(AUCTION_FORMS))
     earlier_may_hold: bool = False
-    all_pass: AllPassSpec = AllPassSpec()
+    first_speaker: str = field(default="eldest", validator=in_(("eldest", "second")))
+    last_bid: bool = False
+    eldest_only: tuple[str, ...] = ()
+    all_pass: AllPassSpec = AllPassSpec()  # noqa: RUF009  (frozen: spec/bids.py)
     announcements: tuple[AnnouncementSpec, ...] = ()
 
 
@@ -455,7 +446,7 @@ class ScoringSpec(Sealed):
     (awards to sides). ``ante`` is a formula paid into the pot by every
     player when ``ante_when`` says. ``rounding`` is how a fractional amount
     becomes whole chips or points. ``vars`` are named formulas shared by the
-    outcomes; ``bonuses`` apply in addition to the outcome.
+    outcomes; ``bonuses`` apply in addition to the outcome. ``external``: values a mechanism gives each seat.
     """
 
     unit: str = field(default="points", validator=in_(("points", "chips")))
@@ -469,6 +460,7 @@ class ScoringSpec(Sealed):
     outcomes: tuple[OutcomeSpec, ...] = ()
     bonuses: tuple[OutcomeSpec, ...] = ()
     counters: tuple[CounterSpec, ...] = ()
+    external: tuple[str, ...] = ()
 
 
 #: Where passed cards go, as words of ``passing.cycle``.

@@ -24,15 +24,22 @@ from trickrules.engine.phases import (
     announce,
     auction,
     call,
+    card_capture,
     deal,
     declare,
     discard,
     exchange,
+    last_trick_cards,
     making,
+    must_win,
     passing,
     play,
+    talon_gifts,
+    talon_sets,
     tricks_bid,
     trump,
+    trump_upset,
+    trumps_led_only,
     value_bidding,  # noqa: F401  (registered on import: a game uses it by naming [mechanisms.value_bidding])
     widow,  # noqa: F401  (registered on import: a game uses it by naming [mechanisms.widow])
 )
@@ -41,6 +48,11 @@ from trickrules.errors import SpecError
 
 if TYPE_CHECKING:
     from trickrules.engine.state import GameLike
+
+# The mechanisms of this package that are registered rather than built in (a spec names their section). The
+# order is the order their rules apply in: who wins a trick (trumps led only, then the upset), then the duties.
+for _module in (talon_sets, trumps_led_only, trump_upset, must_win, talon_gifts, card_capture, last_trick_cards):
+    _module.install()
 
 __all__ = ["BUILT_IN", "GameMechanisms", "action_of", "game_mechanisms", "redact"]
 
@@ -146,3 +158,11 @@ def action_of(game: GameLike, event: Event) -> Action | None:
     cls = type(event)
     how = _REPLAYS.get(cls) or replayer(cls)
     return None if how is None else how(event, game)
+
+
+# The mechanisms that ship with the library but register themselves, as one written outside it would:
+# a game uses each by naming its section ([mechanisms.doubling_auction], [mechanisms.dummy],
+# [mechanisms.vulnerability]).
+from trickrules.engine.phases import doubling_auction, dummy, vulnerability  # noqa: E402
+
+__all__ += ["doubling_auction", "dummy", "vulnerability"]

@@ -80,7 +80,12 @@ def _due(state: State, d: DealInfo) -> int | None:
         return None
     if state.game.rules.auction is AuctionForm.DECLARER:  # the declarer another mechanism chose names it
         return d.declarer
-    return (d.dealer + 1) % state.game.players
+    return (d.dealer + (2 if state.game.rules.second_speaks_first else 1)) % state.game.players
+
+
+def _others_passed(state: State, seat: int, record: Auction) -> bool:
+    """Whether every seat but ``seat`` has passed."""
+    return record.passed | (1 << seat) == (1 << state.game.players) - 1
 
 
 def _facts(game: GameLike, d: DealInfo) -> Mapping[str, object]:
@@ -93,6 +98,8 @@ def _lowest(state: State, seat: int) -> int:
     high, bidder = record.high, record.bidder
     if high is None:
         return 0
+    if seat == bidder and state.game.rules.last_bid:  # the high bidder's last bid: he may keep his contract
+        return high
     if state.game.rules.earlier_may_hold and bidder is not None:
         n, eldest = state.game.players, state.deal.dealer + 1
         if (seat - eldest) % n < (bidder - eldest) % n:  # he speaks before the high bidder
@@ -105,10 +112,22 @@ def _offered(state: State) -> list[Action]:
     shared_ = game.shared
     seat = state.to_move
     assert seat is not None
-    out = [] if game.rules.auction is AuctionForm.DECLARER else [shared_.pass_action]
+    rules = game.rules
+    record = auction(game, state.deal)
+    last = rules.last_bid and _others_passed(state, seat, record)  # the last one left bids, and may not pass
+    out = [] if last or rules.auction is AuctionForm.DECLARER else [shared_.pass_action]
+    eldest_turn = (
+        rules.eldest_only
+        and seat == (state.deal.dealer + 1) % game.players
+        and _others_passed(state, seat, record)
+        and not (record.passed >> seat) & 1
+        and record.bidder is None
+    )
     dealt = state.deal.dealt[seat]
-    for c in game.rules.contracts[_lowest(state, seat) :]:  # only higher bids, or an equal one held
+    for c in rules.contracts[_lowest(state, seat) :]:  # only higher bids, or an equal one held
         if c.requires_mask & ~dealt:
+            continue
+        if (rules.eldest_only >> c.index) & 1 and not eldest_turn:
             continue
         if not is_eligible(state, seat, c):
             continue
@@ -163,6 +182,8 @@ def _step(state: State, action: Action) -> State:
         over = high is not None or record.spoken >= n
     elif form is AuctionForm.UNTIL_CONSECUTIVE_PASSES:
         over = passed.bit_count() >= (n - 1 if high is not None else n)
+    elif rules.last_bid:  # it ends with a bid when every other seat has passed
+        over = action.verb != Verb.PASS and passed | (1 << seat) == (1 << n) - 1
     else:
         active = ((1 << n) - 1) & ~passed  # the seats still in, as a mask
         over = not active or (bidder is not None and active == 1 << bidder)

@@ -157,10 +157,11 @@ def _why(state: State, action: Action, actions: tuple[Action, ...]) -> str:
 def _step(state: State, action: Action) -> State:
     game = state.game
     card = game.cards.codes.index(action.arg)
-    partner = next(s for s in range(game.players) if (state.hands[s] >> card) & 1)
     d = state.deal
     assert d.contract is not None
     assert d.declarer is not None
+    # A card no hand holds (it lies undealt, ``calling.undealt = "alone"``) leaves the declarer alone.
+    partner = next((s for s in range(game.players) if (state.hands[s] >> card) & 1), d.declarer)
     public = game.rules.call_public or game.rules.contracts[d.contract].public_call
     declarer = d.declarer
     d = evolve(d, partner=partner)

@@ -19,6 +19,7 @@ from trickrules.engine.actions import Action, Verb
 from trickrules.engine.events import CardPlayed, Event, TrickWon
 from trickrules.engine.kernel import flipped, mask_of, trick_end
 from trickrules.engine.mechanism import Mechanism
+from trickrules.engine.obligations import winner_index
 from trickrules.engine.phases import deal_end
 from trickrules.engine.state import State, set_cache
 from trickrules.engine.values import DEALER, Actor, DealInfo, Phase, Revoke, Step, Tally, evolve
@@ -27,7 +28,7 @@ from trickrules.errors import IllegalActionError
 if TYPE_CHECKING:
     from trickrules.engine.state import GameLike
 
-__all__ = ["MECHANISM", "deal_ends", "play_mask", "window_after"]
+__all__ = ["MECHANISM", "deal_ends", "play_mask", "window_after", "winning_index"]
 
 #: The verb of a card played, bound once (an enum member's lookup costs more than the comparison, every card).
 _PLAY: str = Verb.PLAY
@@ -75,13 +76,20 @@ def _legal(state: State) -> tuple[Action, ...]:
 
 
 def _due(state: State, d: DealInfo) -> int:
-    """The first lead: eldest hand leads, unless it sits out (or the holder of the card the rules name)."""
+    """The first lead: eldest hand leads, unless it sits out, or a mechanism or the card the rules name says who."""
     game = state.game
     assert d.trump is not None, "trumps are named before the play"
     eldest = (d.dealer + 1) % game.players
+    contract = game.rules.contracts[d.contract] if d.contract is not None else None
+    if contract is not None and contract.first_lead is FirstLead.DECLARER_ALWAYS and d.declarer is not None:
+        return d.declarer
     if (d.seats_out >> eldest) & 1:
         by_declarer = d.contract is not None and game.rules.contracts[d.contract].first_lead is FirstLead.DECLARER
         eldest = d.declarer if by_declarer and d.declarer is not None else game.tables.next_seat[d.seats_out][eldest]
+    for leads in game.lead_hooks:  # a mechanism that decides the first lead (the seat after a declarer)
+        seat = leads(state, d)
+        if seat is not None:
+            return seat
     card = game.tables.leads.first_card
     if card is not None:
         for seat, hand in enumerate(state.hands):
@@ -192,18 +200,35 @@ def _end_trick(
     trump = d.trump
     assert trump is not None
     winner, taken = trick_end(t, trick, trump, d.seats_out, state.leader)
+    if game.trick_winner_hooks:
+        winner = t.trick_seats[d.seats_out][state.leader][winning_index(state, d, trick)]
     codes = t.cards.codes
     texts = tuple([codes[card] for card in trick])
     won = flipped(tally.won, winner, taken)  # the cards of a trick were won by nobody before
     winners = (*tally.winners, winner)
     tally = Tally(won, winners, tally.revokes, tally.watched)
     events = (*events, (DEALER, TrickWon(winner, len(winners), texts)))
+    for on_trick in game.on_trick_hooks:
+        d, tally, events = on_trick(state, d, tally, winner, events)
     if deal_ends(state, d, tally):
         return deal_end.finish_deal(state, hands, d, tally, list(events))
     window = window_after(state, hands, d, tally, events, winner)
     if window is not None:
         return window
     return State(game, Phase.PLAY, winner, hands, (), winner, d, tally, state.match, Step(state.history, events))
+
+
+def winning_index(state: State, d: DealInfo, trick: tuple[int, ...]) -> int:
+    """The index in ``trick`` (the cards so far, in play order) of the card winning it.
+
+    The rank tables' answer, then each mechanism's rule of who wins a trick (its ``trick_winner``) in turn.
+    """
+    t = state.game.tables
+    assert d.trump is not None
+    index = winner_index(t, trick, d.trump)
+    for hook in state.game.trick_winner_hooks:
+        index = hook(state, d, trick, index)
+    return index
 
 
 def deal_ends(state: State, d: DealInfo, tally: Tally) -> bool:

@@ -13,7 +13,7 @@ Keys of the section:
 
 * ``before`` (string, default ``"play"``): the phase it is asked before.
 * ``hand`` (bool, default ``false``): the declarer first chooses to take up
-  the widow (``take``) or to play from his hand (``hand``); from hand, the
+  the widow (``pickup``) or to play from his hand (``hand``); from hand, the
   widow is not seen by anyone and counts for the declarer as it lies. Without
   it the widow is taken up with the first discard: the declarer's legal
   actions are the discards of his hand and of the widow, which his view
@@ -142,14 +142,14 @@ def _offered(state: State) -> list[Action]:
     assert seat is not None
     record = widow_of(game, state.deal)
     if not record.taken and _hand_allowed(game):
-        return [game.action("take"), game.action("hand")]
+        return [game.action("pickup"), game.action("hand")]
     hand = state.hands[seat] | (0 if record.taken else record.cards)
     return [game.action(f"discard {code}") for code in game.tables.codes_of(hand)]
 
 
 def _why(state: State, action: Action, actions: tuple[Action, ...]) -> str:
     legal = ", ".join(str(a) for a in actions)
-    if actions and actions[0].verb == "take":
+    if actions and actions[0].verb == "pickup":
         return f"{not_legal(state, action)}: the declarer takes up the widow or plays from hand (legal: {legal})."
     return f"{not_legal(state, action)}: the declarer discards a card of his hand and the widow (legal: {legal})."
 
@@ -173,7 +173,7 @@ def _step(state: State, action: Action) -> State:
         events.append((seat, WidowChoice(seat, True)))
         return advance(state, d, events, _won(state.tally, seat, record.cards))
     taken = WidowTaken(seat, game.tables.codes_of(record.cards))
-    if action.verb == "take":
+    if action.verb == "pickup":
         events += [(seat, WidowChoice(seat, False)), (DEALER, taken)]
     if not record.taken:
         hands[seat] |= record.cards
@@ -217,7 +217,7 @@ def _discarded_for(event: WidowDiscarded, seat: int) -> WidowDiscarded:
 
 
 def _chosen(event: WidowChoice, game: GameLike) -> Action:
-    return game.action("hand" if event.hand else "take")
+    return game.action("hand" if event.hand else "pickup")
 
 
 def _discarded(event: WidowDiscarded, game: GameLike) -> Action:

@@ -114,7 +114,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
         game, _, rest = text.partition(":")
         name, _, choice = rest.partition("=")
         if not (game and name and choice):
-            raise ArgumentError(f"--option {text!r}: expected GAME:OPTION=CHOICE, e.g. quadrille:forced_spadille=off")
+            raise ArgumentError(f"--option {text!r}: expected GAME:OPTION=CHOICE (a game, its option, a choice)")
         options.append((text, game, name, choice))
     suite = load_suite(_root(args.root))
     status = 0
