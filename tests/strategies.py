@@ -320,6 +320,12 @@ def card_locations(state: State) -> list[int]:
     turned = parts.turned(state)
     if turned is not None and (state.phase == "discard" or parts.discarded(state)):
         stock &= ~(1 << turned)
+    widow = state.part("widow")  # the widow taken up (into the hand) or left for a game from hand (won)
+    if widow is not None:
+        if widow.taken or widow.hand:
+            stock &= ~widow.cards
+        if not widow.done:  # its discards join the declarer's cards won when the discard is done
+            masks.append(widow.discarded)
     masks.extend((stock, parts.discarded(state)))
     if state.phase == "passing":  # cards passed face down, delivered when everyone has passed
         masks.extend(parts.passed(state))

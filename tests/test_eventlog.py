@@ -66,6 +66,8 @@ RARE: tuple[tuple[str, Options, tuple[str, ...], tuple[str, ...]], ...] = (
     ("euchre", (("target", "5"),), ("trump",), ("turned_taken", "discard", "alone")),
     # Oh Hell: every player bids a number of tricks.
     ("oh-hell", (), (), ("bid_tricks",)),
+    # Skat: the declarer takes up the widow and discards.
+    ("skat", (), ("bid", "pickup"), ("widow_choice", "widow_taken", "widow_discard")),
     # Bridge: a doubling auction reaches a contract, and the dummy is laid face up after the opening lead.
     ("bridge", (("boards", "1"),), ("bid 1",), ("auction_call", "contract", "hand_exposed")),
 )

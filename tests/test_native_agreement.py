@@ -67,6 +67,12 @@ def test_every_bundled_game_agrees_deal_for_deal(name: str) -> None:
         _compare(game, 7, index)
 
 
+@pytest.mark.parametrize("name", sorted(ENGINE_ONLY))
+def test_the_engine_only_games_are_refused_by_the_kernel(name: str) -> None:
+    with pytest.raises(Unsupported, match="registered mechanism"):
+        kernel_for(trickrules.load(name))
+
+
 @pytest.mark.parametrize(("name", "options"), _options(), ids=lambda x: x if isinstance(x, str) else repr(x))
 def test_options_agree_or_fall_back(name: str, options: dict[str, str]) -> None:
     game = trickrules.load(name, options)

@@ -2,7 +2,10 @@
 
 A card is an ``int``: its index in the deck (suit by suit, in the order of
 ``deck.suits``, each suit in the order of ``deck.ranks``, less removed
-cards). A *trump key* is a suit index, or :data:`NO_TRUMP`.
+cards). A *trump key* is a suit index, :data:`NO_TRUMP`, or, for the
+``k``-th of ``trump.sets`` (a choice of trumps other than a suit, fixed by a
+contract), the number of suits plus ``k``: under such a key the trumps'
+effective suit is the key itself, a suit of their own.
 
 For every trump key the tables hold, per card: its *effective suit* (a
 promoted card belongs to the trump suit), and its *power* — an integer that
@@ -18,7 +21,7 @@ from attrs import frozen
 
 from trickrules.errors import SpecError
 from trickrules.spec.limits import MAX_CARDS
-from trickrules.spec.model import DeckSpec, PromotionSpec, Spec, TrumpSpec
+from trickrules.spec.model import DeckSpec, PromotionSpec, Spec, TrumpSetSpec, TrumpSpec
 from trickrules.spec.sealed import Sealed
 
 __all__ = ["NO_TRUMP", "TRUMP_BASE", "CardTable", "TrumpTable", "bits", "compile_cards"]
@@ -45,8 +48,8 @@ class TrumpTable(Sealed):
 
     ``order`` lists the trumps high to low; ``promoted`` maps a promoted
     card to its promotion's name; ``eff_suit[c]`` and ``power[c]`` are per
-    card (see the module docstring); ``plain_orders[s]`` lists suit ``s``'s
-    cards that are not trumps, high to low.
+    card (see the module docstring); ``plain_orders[s]`` lists effective suit
+    ``s``'s cards that are not trumps, high to low (none for a trump set's).
     """
 
     trump: int
@@ -74,6 +77,13 @@ class CardTable(Sealed):
     rank_codes: tuple[str, ...]
     trumps: tuple[TrumpTable, ...]
     promotion_names: tuple[str, ...]
+    #: The names of ``trump.sets``: the ``k``-th is trump key ``len(suit_codes) + k``.
+    set_names: tuple[str, ...] = ()
+
+    @property
+    def suit_count(self) -> int:
+        """How many effective suits a card may have: the deck's suits, and one per trump set."""
+        return len(self.suit_codes) + len(self.set_names)
 
     @property
     def size(self) -> int:
@@ -106,8 +116,21 @@ class CardTable(Sealed):
         raise ValueError(f"no rank tables for trump key {trump}")
 
     def trump_code(self, trump: int) -> str:
-        """The text form of a trump key: a suit code, or ``none``."""
-        return "none" if trump == NO_TRUMP else self.suit_codes[trump]
+        """The text form of a trump key: a suit code, a trump set's name, or ``none``."""
+        if trump == NO_TRUMP:
+            return "none"
+        n = len(self.suit_codes)
+        return self.suit_codes[trump] if trump < n else self.set_names[trump - n]
+
+    def trump_key(self, code: str) -> int:
+        """The trump key of a text form (:meth:`trump_code`); ``ValueError`` naming it if there is none."""
+        if code == "none":
+            return NO_TRUMP
+        if code in self.suit_codes:
+            return self.suit_codes.index(code)
+        if code in self.set_names:
+            return len(self.suit_codes) + self.set_names.index(code)
+        raise ValueError(f"{code!r} is not a suit, a trump set or 'none' of this deck")
 
     def format(self, cards: Iterable[int]) -> str:
         """Card codes separated by spaces."""
@@ -255,22 +278,27 @@ def _check_promotions(promos: tuple[PromotionSpec, ...], deck: _Deck) -> dict[in
     return fixed
 
 
-def _plain_orders(plain_spec: dict[str, tuple[str, ...]], deck: _Deck, fixed: Container[int]) -> list[tuple[int, ...]]:
-    """Each suit's plain order, high to low: it must list the suit's cards once, fixed promotions excepted."""
+def _plain_orders(
+    plain_spec: dict[str, tuple[str, ...]], deck: _Deck, fixed: Container[int], label: str = "ranks.plain"
+) -> list[tuple[int, ...]]:
+    """Each suit's plain order, high to low: it must list the suit's cards once, fixed promotions excepted.
+
+    ``label`` is the key path the orders came from, for error messages.
+    """
     plain_orders: list[tuple[int, ...]] = []
     for s, code in enumerate(deck.suit_codes):
         found = _order_for(plain_spec, code, deck.colours[s])
         if found is None:
-            raise SpecError(f"{deck.where}: ranks.plain: no order for suit {code!r} (by code, colour or 'default').")
+            raise SpecError(f"{deck.where}: {label}: no order for suit {code!r} (by code, colour or 'default').")
         key, ranks = found
-        order = tuple(deck.resolve_rank(s, r, f"ranks.plain.{key}") for r in ranks)
+        order = tuple(deck.resolve_rank(s, r, f"{label}.{key}") for r in ranks)
         expected = deck.cards_of_suit(s, fixed)
         if len(set(order)) != len(order) or set(order) != expected:
             codes = deck.codes
             missing = sorted(codes[c] for c in expected - set(order))
             extra = sorted({codes[c] for c in set(order) - expected} | {codes[c] for c in order if order.count(c) > 1})
             raise SpecError(
-                f"{deck.where}: ranks.plain.{key}: the order for suit {code!r} must list each of its cards once "
+                f"{deck.where}: {label}.{key}: the order for suit {code!r} must list each of its cards once "
                 f"(cards that are always trumps excepted); missing {missing}, unexpected or repeated {extra}."
             )
         plain_orders.append(order)
@@ -358,6 +386,7 @@ def _trump_table(
     trump_spec: dict[str, tuple[str, ...]],
     plain_orders: list[tuple[int, ...]],
     deck: _Deck,
+    spec_sets: tuple[TrumpSetSpec, ...] = (),
 ) -> TrumpTable:
     """The rank tables for one trump key: trumps ranked above every plain card, each suit by its plain order."""
     promoted = _promoted_cards(trump, promos, deck)
@@ -375,7 +404,52 @@ def _trump_table(
         plains.append(plain)
         for pos, c in enumerate(plain):
             power[c] = 1 + len(plain) - pos
+    plains += [()] * len(spec_sets)  # the trump sets' effective suits hold no plain card
     return TrumpTable(trump, order, tuple(promoted.items()), tuple(eff), tuple(power), tuple(plains))
+
+
+def _set_table(
+    key: int, k: int, tset: TrumpSetSpec, by_place: list[PromotionSpec], spec: Spec, deck: _Deck
+) -> TrumpTable:
+    """The rank tables of the ``k``-th trump set: its trumps (the fixed promotions, or none) above its plain orders."""
+    where = deck.where
+    promoted = {deck.index[p.card]: p.name for p in by_place if p.card is not None} if tset.promotions else {}
+    if tset.promotions and not promoted:
+        raise SpecError(
+            f"{where}: trump.sets[{k}].promotions: '{tset.name}' keeps the cards promoted whatever the trump suit, "
+            "but trump.promotions has none (give a 'card' promotion, or set promotions = false)."
+        )
+    label = f"trump.sets[{k}].plain" if tset.plain else "ranks.plain"
+    plain = _plain_orders(dict(tset.plain or spec.ranks.plain), deck, promoted, label)
+    order = tuple(promoted)
+    size = len(deck.codes)
+    eff = [deck.suit_of[c] for c in range(size)]
+    power = [0] * size
+    for pos, c in enumerate(order):
+        eff[c] = key
+        power[c] = TRUMP_BASE + len(order) - pos
+    for suit_plain in plain:
+        for pos, c in enumerate(suit_plain):
+            power[c] = 1 + len(suit_plain) - pos
+    plain += [()] * len(spec.trump.sets)  # the trump sets' effective suits hold no plain card
+    return TrumpTable(key, order, tuple(promoted.items()), tuple(eff), tuple(power), tuple(plain))
+
+
+#: The most trump sets a spec may have (each has tables of its own, per card and per effective suit).
+MAX_TRUMP_SETS = 16
+
+
+def _check_sets(spec: Spec, deck: _Deck) -> None:
+    """At most :data:`MAX_TRUMP_SETS`; their names identifiers, distinct, and neither a suit code nor ``none``."""
+    names = [t.name for t in spec.trump.sets]
+    if len(names) > MAX_TRUMP_SETS:
+        raise SpecError(f"{deck.where}: trump.sets: {len(names)} trump sets; at most {MAX_TRUMP_SETS} are allowed.")
+    for k, name in enumerate(names):
+        if not name.isidentifier() or name in deck.suit_codes or name == "none" or names.count(name) > 1:
+            raise SpecError(
+                f"{deck.where}: trump.sets[{k}].name: {name!r} must be an identifier, distinct from the other "
+                "sets, the suit codes and 'none'."
+            )
 
 
 def compile_cards(spec: Spec, where: str) -> CardTable:
@@ -392,7 +466,11 @@ def compile_cards(spec: Spec, where: str) -> CardTable:
     trump_keys = _trump_keys(spec.trump, len(deck.suit_codes), fixed, where)
     by_place = sorted(promos, key=lambda p: p.place)
     trump_spec = dict(spec.ranks.trump)
-    tables = tuple(_trump_table(t, by_place, trump_spec, plain_orders, deck) for t in trump_keys)
+    sets = spec.trump.sets
+    tables = tuple(_trump_table(t, by_place, trump_spec, plain_orders, deck, sets) for t in trump_keys)
+    _check_sets(spec, deck)
+    n = len(deck.suit_codes)
+    tables += tuple(_set_table(n + k, k, tset, by_place, spec, deck) for k, tset in enumerate(spec.trump.sets))
     return CardTable(
         codes=deck.codes,
         suit_of=deck.suit_of,
@@ -403,4 +481,5 @@ def compile_cards(spec: Spec, where: str) -> CardTable:
         rank_codes=deck.rank_codes,
         trumps=tables,
         promotion_names=tuple(p.name for p in by_place),
+        set_names=tuple(t.name for t in spec.trump.sets),
     )

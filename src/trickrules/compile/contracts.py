@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from attrs import frozen
 
+from trickrules.compile.cards import CardTable
 from trickrules.compile.modes import (
     AnnouncedBy,
     ContractSide,
@@ -20,10 +21,11 @@ from trickrules.compile.modes import (
     TrumpChooser,
     WindowSeats,
 )
+from trickrules.errors import SpecError
 from trickrules.spec.formula import Formula
 from trickrules.spec.sealed import Sealed
 
-__all__ = ["CompiledContract", "CompiledDeclaration", "LateAnnouncement"]
+__all__ = ["CompiledContract", "CompiledDeclaration", "LateAnnouncement", "contract_trumps"]
 
 
 @frozen
@@ -44,6 +46,8 @@ class CompiledContract(Sealed):
     exchange_returns: ExchangeReturns = ExchangeReturns.ANY
     first_lead: FirstLead = FirstLead.ELDEST
     end_when: Formula | None = None
+    #: The trump key the contract fixes when it is won (``bidding.contracts[].trumps``), else ``None``.
+    trumps: int | None = None
 
 
 @frozen
@@ -77,3 +81,19 @@ class LateAnnouncement(Sealed):
     alone: LateAnswer
     #: What declining it does: nothing, or end the deal at once.
     refused: LateRefusal
+
+
+def contract_trumps(code: str, cards: CardTable, where: str, path: str) -> int | None:
+    """The trump key a contract fixes (``None`` for ``""``): a suit, a trump set, or ``none`` where the game has it."""
+    if not code:
+        return None
+    try:
+        key = cards.trump_key(code)
+    except ValueError:
+        known = ", ".join([*cards.suit_codes, *cards.set_names])
+        raise SpecError(
+            f"{where}: {path}: {code!r} is not a suit code, a trump set or 'none' (known: {known})."
+        ) from None
+    if key not in cards.trump_keys():
+        raise SpecError(f"{where}: {path}: 'none' needs a deal without trumps (trump.allow_none = true).")
+    return key

@@ -67,6 +67,8 @@ class AuctionForm(StrEnum):
     ONCE_AROUND = "once_around"
     UNTIL_PASSES = "until_passes"
     UNTIL_CONSECUTIVE_PASSES = "until_consecutive_passes"
+    FIRST_BID = "first_bid"
+    DECLARER = "declarer"
 
 
 @unique

@@ -14,7 +14,7 @@ from attrs import frozen
 
 from trickrules.compile.bids import NO_BIDS, BidRules, DealSizes, check_counter_names, compile_bid_rules, deal_sizes
 from trickrules.compile.cards import CardTable
-from trickrules.compile.contracts import CompiledContract, CompiledDeclaration, LateAnnouncement
+from trickrules.compile.contracts import CompiledContract, CompiledDeclaration, LateAnnouncement, contract_trumps
 from trickrules.compile.formulas import Formulas
 from trickrules.compile.making import Making, compile_making
 from trickrules.compile.modes import (
@@ -232,6 +232,7 @@ def _compile_contract(
     end_when = formulas.compile(c.end_when, END_VARS, f"{path}.end_when")[0] if c.end_when else None
     if c.exchange_returns == "called_card" and not c.exchange:
         raise _fail(where, f"{path}.exchange_returns", "needs an exchange (exchange = 1 or more).")
+    trumps = contract_trumps(c.trumps, cards, where, f"{path}.trumps")
     compiled = CompiledContract(
         index=n,
         name=c.name,
@@ -247,6 +248,7 @@ def _compile_contract(
         exchange_returns=ExchangeReturns(c.exchange_returns),
         first_lead=FirstLead(c.first_lead),
         end_when=end_when,
+        trumps=trumps,
     )
     return compiled, {**sranges, **ranges}
 

@@ -82,10 +82,11 @@ def compile_scoring_vars(
     ranges: dict[str, Range] = dict(counters)
     facts = fact_ranges(spec.mechanisms)  # what registered mechanisms give
     out = []
+    announced = tuple(f"announced_{a.name}" for a in spec.bidding.announcements)
     for name, source in spec.scoring.vars.items():
-        # A var may use the built-in variables, the counters and the vars defined before it.
+        # A var may use the built-in variables, the announcements, the counters and the vars defined before it.
         path = key_path("scoring.vars", name)
-        formula, found = formulas.compile(source, (*DEAL_VARS, *SIDE_VARS, *facts, *ranges), path, ranges)
+        formula, found = formulas.compile(source, (*DEAL_VARS, *SIDE_VARS, *announced, *facts, *ranges), path, ranges)
         out.append((name, formula))
         ranges[name] = found
     return tuple(out), ranges

@@ -204,7 +204,7 @@ def compile_tables(spec: Spec, where: str) -> Tables:
     n = rules.players
     size = cards.size
     privileged = dict(rules.privileged_mask_by_trump)
-    trumps = {t.trump: _trump_data(t, size, len(cards.suit_codes), privileged[t.trump]) for t in cards.trumps}
+    trumps = {t.trump: _trump_data(t, size, cards.suit_count, privileged[t.trump]) for t in cards.trumps}
     always = 0
     for promotion in spec.trump.promotions:
         if promotion.card is not None:

@@ -54,6 +54,7 @@ DEAL_VARS = (
     "no_contract",
     "no_trump",
     "forced",
+    "hand",  # the declarer plays from his hand: the widow left as it lies ([mechanisms.widow])
 )
 #: Variables about the side an outcome is evaluated for.
 SIDE_VARS = (
@@ -81,6 +82,7 @@ SIDE_VARS = (
 #: Variables about the player a ``for_each = "player"`` outcome is evaluated for.
 PLAYER_VARS = (
     "top_trumps",
+    "top_trumps_without",
     "is_declarer",
     "is_partner",
     "own_tricks",
@@ -96,6 +98,7 @@ ELIGIBILITY_VARS = ("score", "opp_score", "target", "players", "deal")
 END_VARS = ("tricks", "opp_tricks", "tricks_played", "tricks_total")
 
 _CONDITIONS = (
+    "hand",
     "extra_deal",
     "no_contract",
     "no_trump",
@@ -177,7 +180,10 @@ def builtin_ranges(n: GameNumbers, names: tuple[str, ...] = ()) -> Mapping[str, 
         "min_own_card_points": card_points,
         "own_point_cards": span(0, n.point_cards),
     }
-    for name in ("tricks", "opp_tricks", "run", "declarer_tricks", "partner_tricks", "top_trumps", "own_tricks"):
+    for name in ("tricks", "opp_tricks", "run", "declarer_tricks", "partner_tricks", "own_tricks"):
+        out[name] = tricks
+    for name in ("top_trumps", "top_trumps_without"):  # a hand and a widow: the most cards one seat may hold
+        out[name] = span(0, None)
         out[name] = tricks
     for name in names:
         out[f"announced_{name}"] = BOOL

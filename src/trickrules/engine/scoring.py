@@ -71,6 +71,7 @@ def deal_constants(game: GameLike, match: MatchInfo, number: int) -> Env:
         "no_contract": True,
         "no_trump": False,
         "forced": False,
+        "hand": False,
         "extra_deal": is_extra_deal(game, match),
     }
 
@@ -100,6 +101,7 @@ def eligibility_env(state: State, seat: int, contract: CompiledContract) -> Env:
         "target": rules.match_target,
         "players": rules.players,
         "deal": state.deal.number,
+        "hand": deal_facts(game, state.deal).get("hand", False),  # for a named var that reads it
     }
     known: Env = {**deal_constants(game, match, state.deal.number), **env}
     for name, formula in (*rules.vars, *contract.vars):
@@ -153,13 +155,17 @@ def sides_of_deal(t: Tables, d: DealInfo) -> tuple[tuple[int, ...], ...]:
     return (ordered, others(n, ordered))
 
 
-def _top_trumps(t: Tables, d: DealInfo, seat: int) -> int:
+def _top_trumps(t: Tables, d: DealInfo, seat: int, holds: tuple[int, ...] = (), held: bool = True) -> int:
+    """How many of the top trumps, from the highest down without a gap, ``seat`` held (``held=False``: lacked).
+
+    A seat holds the cards it was dealt, and those a mechanism adds (``holds``: the widow, for its declarer).
+    """
     assert d.trump is not None
     order = t.cards.table(d.trump).order
-    hand = d.dealt[seat]
+    hand = d.dealt[seat] | (holds[seat] if holds else 0)
     count = 0
     for card in order:
-        if not (hand >> card) & 1:
+        if bool((hand >> card) & 1) is not held:
             break
         count += 1
     return count
@@ -178,6 +184,7 @@ class _Deal:
         "d",
         "declared",
         "external",
+        "holds",
         "last_winner",
         "match",
         "revokers",
@@ -202,6 +209,7 @@ class _Deal:
             card_points = [0] * n
         declared: list[int] = list(facts.get("declared", (0,) * n))
         self.bids: tuple[int, ...] = facts.get("bid", ())
+        self.holds: tuple[int, ...] = facts.get("holds", ())
         self.tables = t
         self.match = match
         self.d = d
@@ -229,8 +237,8 @@ def _points(x: _Deal, side: tuple[int, ...]) -> int:
     return sum(x.card_points[s] + x.declared[s] for s in side) + (x.bonus if x.last_winner in side else 0)
 
 
-def _top_trumps_of(x: _Deal, seat: int) -> int:
-    return _top_trumps(x.tables, x.d, seat) if x.d.trump is not None and x.d.trump >= 0 else 0
+def _top_trumps_of(x: _Deal, seat: int, held: bool = True) -> int:
+    return _top_trumps(x.tables, x.d, seat, x.holds, held) if x.d.trump is not None and x.d.trump >= 0 else 0
 
 
 def _total(per_seat: list[int], seats: tuple[int, ...]) -> int:
@@ -284,6 +292,7 @@ def _point_cards(x: _Deal, seats: tuple[int, ...]) -> int:
 # How each built-in player variable is computed: (deal, seat) -> value.
 _PLAYER: dict[str, Any] = {
     "top_trumps": _top_trumps_of,
+    "top_trumps_without": lambda x, seat: _top_trumps_of(x, seat, held=False),
     "is_declarer": lambda x, seat: seat == x.d.declarer,
     "is_partner": lambda x, seat: x.d.partner is not None and seat == x.d.partner and seat != x.d.declarer,
     "own_tricks": lambda x, seat: x.tricks[seat],
@@ -447,6 +456,7 @@ class _Environments:
         base["no_trump"] = d.trump is not None and d.trump < 0
         facts = deal_facts(game, d)
         base["forced"] = facts.get("forced", False)
+        base["hand"] = facts.get("hand", False)
         base["extra_deal"] = is_extra_deal(game, match)
         announced = facts.get("announced", ())
         for a, key in scoring.announced_keys:

@@ -120,13 +120,13 @@ class _Knowledge:
         self.rules, self.size, self.points = rules, cards.size, cards.points
         self.rank_of, self.suit_of = cards.rank_of, cards.suit_of
         self.index = {code: n for n, code in enumerate(cards.codes)}
-        self.suit_index = {code: n for n, code in enumerate(cards.suit_codes)}
         self.tables = {t.trump: t for t in cards.trumps}
+        self.trump_keys = {cards.trump_code(key): key for key in self.tables}
         #: Per trump key: each effective suit's cards, high to low, and each card's place in its suit.
         self.lists: dict[int, tuple[tuple[int, ...], ...]] = {}
         self.place: dict[int, tuple[int, ...]] = {}
         for key, table in self.tables.items():
-            lists = tuple(table.order if s == key else table.plain_orders[s] for s in range(len(cards.suit_codes)))
+            lists = tuple(table.order if s == key else table.plain_orders[s] for s in range(cards.suit_count))
             places = {card: n for suit in lists for n, card in enumerate(suit)}
             self.lists[key], self.place[key] = lists, tuple(places.get(c, 0) for c in range(cards.size))
         #: Per trump key, the places of the privileged trumps a lower trump lead does not force out.
@@ -155,7 +155,7 @@ class _Knowledge:
     def trump_key(self, trump: str | None) -> int:
         """The trump key of a view's trump (a suit code, ``none``, or not known yet)."""
         fallback = NO_TRUMP if NO_TRUMP in self.tables else next(iter(self.tables))
-        return self.suit_index.get(trump or "", fallback)
+        return self.trump_keys.get(trump or "", fallback)
 
     def _variables(self, contract: str) -> frozenset[str]:
         """Every variable the outcomes and bonuses of a deal of ``contract`` read, through the named vars."""

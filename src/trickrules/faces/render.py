@@ -114,9 +114,10 @@ def _trump_key(game: GameLike, trump: str | None) -> int:
             raise ValueError(f"{game.name} is not played without trumps")
         return NO_TRUMP
     try:
-        key = game.cards.suit(trump)
+        key = game.cards.trump_key(trump)
     except ValueError:
-        raise ValueError(f"{trump!r} is not a suit of {game.name} ({', '.join(game.cards.suit_codes)})") from None
+        known = ", ".join((*game.cards.suit_codes, *game.cards.set_names))
+        raise ValueError(f"{trump!r} is not a suit of {game.name} ({known})") from None
     if key not in keys:
         raise ValueError(f"{game.name} cannot have {trump} as trumps")
     return key

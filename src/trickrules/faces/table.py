@@ -28,7 +28,7 @@ import sys
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TextIO
 
-from trickrules.compile.cards import NO_TRUMP, CardTable
+from trickrules.compile.cards import CardTable
 from trickrules.engine.actions import Action
 from trickrules.engine.events import (
     Announced,
@@ -352,9 +352,8 @@ def hand_groups(game: GameLike, hand: Iterable[str], trump: str | None) -> list[
         trumps, orders = _unknown_trump_orders(cards)
         trump_label = "Trumps (always)"
     else:
-        key = NO_TRUMP if trump == "none" else cards.suit(trump)
-        table = cards.table(key)
-        trumps, orders = table.order, table.plain_orders
+        table = cards.table(cards.trump_key(trump))
+        trumps, orders = table.order, table.plain_orders[: len(cards.suit_codes)]
         trump_label = f"Trumps ({trump})"
     groups: list[tuple[str, tuple[str, ...]]] = []
     names = [suit.name for suit in game.spec.deck.suits]

@@ -130,6 +130,10 @@ def export(game: Game, b: Builder, *, eligibility_given: bool = False) -> None:
     contracts = rules.contracts
     if not contracts or len(contracts) > 62:
         raise Unsupported(f"an auction of {len(contracts)} contracts")
+    if rules.auction not in _FORMS:
+        raise Unsupported(f"the auction form {rules.auction!s}")
+    if any(c.trumps is not None for c in contracts):
+        raise Unsupported("a contract that fixes its trumps")
     constant = 0
     dynamic = False
     state: State | None = None

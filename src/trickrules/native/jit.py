@@ -5,8 +5,9 @@ on its first call and keeps the machine code in a cache on disk. Numba
 checks a cached function against its own module's file only: a function
 that calls into another module (the scoring calls the formulas) keeps the
 callee's old code after that module changes. So the cache lives in a
-directory named by a digest of every source file of :mod:`trickrules.native`
-(and Numba's version): any change to the kernel, an upgrade of the library
+directory named by a digest of every source file of :mod:`trickrules.native`,
+of ``compile/variables.py`` (whose variables' indices it bakes in) and of
+Numba's version: any change to the kernel, an upgrade of the library
 included, starts a fresh cache. The directory is ``NUMBA_CACHE_DIR`` where
 set, else the user's cache directory (``$XDG_CACHE_HOME`` or ``~/.cache``),
 else the system's temporary directory; where none can be written, the
@@ -32,7 +33,9 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 def _digest() -> str:
     """A digest of the kernel's sources and Numba's version."""
     h = hashlib.blake2b(numba.__version__.encode(), digest_size=8)
-    for path in sorted(Path(__file__).resolve().parent.glob("*.py")):
+    here = Path(__file__).resolve().parent
+    # The kernel bakes in the formula variables' indices (compile/variables.py) as constants too.
+    for path in (*sorted(here.glob("*.py")), here.parent / "compile" / "variables.py"):
         h.update(path.name.encode())
         h.update(path.read_bytes())
     return h.hexdigest()

@@ -155,10 +155,16 @@ def outcome_names(game: Game) -> tuple[str, ...]:
     return tuple(o.name for o in (*rules.outcomes, *rules.bonuses))
 
 
+#: Built-in variables the kernel has no value for (the widow's facts): a formula reading one is not covered.
+_NOT_NATIVE = frozenset(("hand", "top_trumps_without"))
+
+
 def _check_defined(formula: Formula, known: set[str], what: str) -> None:
     missing = formula.variables - known
     if missing:
         raise Unsupported(f"{what} reads {sorted(missing)} where the engine has no value for it")
+    if formula.variables & _NOT_NATIVE:
+        raise Unsupported(f"{what} reads {sorted(formula.variables & _NOT_NATIVE)}, which the kernel does not compute")
 
 
 class _Data:

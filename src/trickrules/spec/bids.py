@@ -1,6 +1,6 @@
-"""The DSL's sections for bids of a number of tricks and for counters carried between deals.
+"""The DSL's sections for bids of a number of tricks, for counters carried between deals, and for a passed-out auction.
 
-Part of the spec model (:mod:`trickrules.spec.model` re-exports both classes
+Part of the spec model (:mod:`trickrules.spec.model` re-exports these classes
 and holds them in ``Spec.tricks_bid`` and ``ScoringSpec.counters``); the
 keys and their meaning are documented, with examples, in ``docs/dsl.md``
 (``[tricks_bid]`` and ``[[scoring.counters]]``).
@@ -8,11 +8,12 @@ keys and their meaning are documented, with examples, in ``docs/dsl.md``
 
 from __future__ import annotations
 
-from attrs import frozen
+from attrs import field, frozen
+from attrs.validators import in_
 
 from trickrules.spec.sealed import Sealed
 
-__all__ = ["CounterSpec", "TricksBidSpec"]
+__all__ = ["AllPassSpec", "CounterSpec", "TricksBidSpec"]
 
 
 @frozen
@@ -43,3 +44,20 @@ class TricksBidSpec(Sealed):
     max: int = 0
     partners_within_tricks: bool = False
     last_not_total: bool = False
+
+
+@frozen
+class AllPassSpec(Sealed):
+    """What happens when nobody bids.
+
+    ``redeal``: the cards are dealt again, by the same dealer (the deal does
+    not count) or, with ``redeal_by = "next_dealer"``, by the next (the
+    thrown-in deal counts as played); ``forced``: the holder of
+    ``holder_of`` must play ``contract``; ``play``: the deal is played with no
+    contract (fixed partnerships, scored by ``contract = ""`` outcomes).
+    """
+
+    action: str = field(default="redeal", validator=in_(("redeal", "forced", "play")))
+    redeal_by: str = field(default="same_dealer", validator=in_(("same_dealer", "next_dealer")))
+    contract: str = ""
+    holder_of: str = ""

@@ -401,10 +401,20 @@ def _choice_text(value: object) -> str:
     return str(value)
 
 
+def _drop_removed_mechanisms(raw: dict[str, Any]) -> dict[str, Any]:
+    """The spec without the ``[mechanisms.NAME]`` sections an overlay drops with ``remove = true``."""
+    found = raw.get("mechanisms")
+    if not isinstance(found, dict):
+        return raw
+    kept = {k: v for k, v in found.items() if not (isinstance(v, dict) and v.get("remove") is True)}
+    return raw if len(kept) == len(found) else {**raw, "mechanisms": kept}
+
+
 def _apply_options(raw: dict[str, Any], chosen: Mapping[str, str], where: str) -> dict[str, Any]:
     options = raw.get("options", {})
     if not isinstance(options, dict):
         raise SpecError(f"{where}: options: expected a table of options.")
+    raw = _drop_removed_mechanisms(raw)
     result = raw
     summary: dict[str, Any] = {}
     final_choices: dict[str, str] = {}

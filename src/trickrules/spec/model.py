@@ -17,9 +17,10 @@ from typing import Any
 from attrs import field, frozen
 from attrs.validators import in_
 
-from trickrules.spec.bids import CounterSpec, TricksBidSpec  # re-exported: part of the model
+from trickrules.spec.bids import AllPassSpec, CounterSpec, TricksBidSpec  # re-exported: part of the model
 from trickrules.spec.frozenmap import FrozenMap
 from trickrules.spec.sealed import Sealed  # the sections whose default value every spec shares
+from trickrules.spec.trumpsets import TrumpSetSpec  # re-exported: part of the model
 
 __all__ = [
     "AllPassSpec",
@@ -47,6 +48,7 @@ __all__ = [
     "Spec",
     "SuitSpec",
     "TricksBidSpec",
+    "TrumpSetSpec",
     "TrumpSpec",
     "VariantSpec",
 ]
@@ -62,6 +64,8 @@ PROMOTION_SUITS = ("trump", "same_colour")
 MAKING_ROUNDS = ("turned", "others", "any")
 #: How the declarer's side is formed once a contract is won.
 CONTRACT_SIDES = ("alone", "with_called", "with_partner", "partner_sits_out", "teams")
+#: How the auction goes round (``bidding.auction``).
+AUCTION_FORMS = ("once_around", "until_passes", "until_consecutive_passes", "first_bid", "declarer")
 #: The play-obligation primitives the engine knows.
 OBLIGATION_RULES = (
     "follow_suit",
@@ -152,7 +156,7 @@ class TrumpSpec(Sealed):
 
     ``chosen_by`` is the default for contracts that do not say otherwise;
     ``"fixed"`` makes ``suit`` (a suit code) the trump suit of every deal; ``"mechanism"``: a registered one sets it.
-    ``allow_none`` lets the chooser name no trump at all (``trump none``).
+    ``allow_none`` lets the chooser name no trump at all (``trump none``); ``sets``: :class:`TrumpSetSpec`.
     """
 
     chosen_by: str = field(default="declarer", validator=in_((*TRUMP_CHOOSERS, "mechanism")))
@@ -160,6 +164,7 @@ class TrumpSpec(Sealed):
     allow_none: bool = False
     none_name: str = "no trump"
     promotions: tuple[PromotionSpec, ...] = ()
+    sets: tuple[TrumpSetSpec, ...] = ()
 
 
 @frozen
@@ -263,7 +268,7 @@ class ContractSpec(Sealed):
     and ``eligible`` is a formula that must hold (see ``docs/dsl.md`` for its
     variables). ``vars`` are named values the scoring formulas may use.
     ``end_when`` is a formula checked after every trick; when it holds, the
-    play stops and the deal is scored on the tricks taken so far.
+    play stops and the deal is scored on the tricks taken so far. ``trumps``: the trumps it fixes (``docs/dsl.md``).
     """
 
     name: str
@@ -279,23 +284,7 @@ class ContractSpec(Sealed):
     exchange_returns: str = field(default="any", validator=in_(("any", "called_card")))
     first_lead: str = field(default="eldest", validator=in_(("eldest", "declarer", "declarer_always")))
     end_when: str = ""
-
-
-@frozen
-class AllPassSpec(Sealed):
-    """What happens when nobody bids.
-
-    ``redeal``: the cards are dealt again, by the same dealer (the deal does
-    not count) or, with ``redeal_by = "next_dealer"``, by the next (the
-    thrown-in deal counts as played); ``forced``: the holder of
-    ``holder_of`` must play ``contract``; ``play``: the deal is played with no
-    contract (fixed partnerships, scored by ``contract = ""`` outcomes).
-    """
-
-    action: str = field(default="redeal", validator=in_(("redeal", "forced", "play")))
-    redeal_by: str = field(default="same_dealer", validator=in_(("same_dealer", "next_dealer")))
-    contract: str = ""
-    holder_of: str = ""
+    trumps: str = ""
 
 
 @frozen
@@ -333,20 +322,19 @@ class BiddingSpec(Sealed):
     is out of the auction); ``until_consecutive_passes``: it goes round until
     everyone else has passed in a row after the last bid (or everyone, with no
     bid), and a player who passed may bid again when his turn comes back.
-    With ``earlier_may_hold`` a player who speaks before the high bidder in
-    the order from the eldest may bid the same contract (hold it).
+    ``first_bid``: the first player who bids wins; ``declarer``: the declarer a mechanism chose (value
+    bidding) names the contract, with no pass. With ``earlier_may_hold`` a player who
+    speaks before the high bidder in the order from the eldest may bid the same contract (hold it).
     ``first_speaker``, ``last_bid`` and ``eldest_only``: see ``docs/dsl.md``.
     """
 
     contracts: tuple[ContractSpec, ...] = ()
-    auction: str = field(
-        default="once_around", validator=in_(("once_around", "until_passes", "until_consecutive_passes"))
-    )
+    auction: str = field(default="once_around", validator=in_(AUCTION_FORMS))
     earlier_may_hold: bool = False
     first_speaker: str = field(default="eldest", validator=in_(("eldest", "second")))
     last_bid: bool = False
     eldest_only: tuple[str, ...] = ()
-    all_pass: AllPassSpec = AllPassSpec()
+    all_pass: AllPassSpec = AllPassSpec()  # noqa: RUF009  (frozen: spec/bids.py)
     announcements: tuple[AnnouncementSpec, ...] = ()
 
 

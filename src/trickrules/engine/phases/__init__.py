@@ -40,6 +40,8 @@ from trickrules.engine.phases import (
     trump,
     trump_upset,
     trumps_led_only,
+    value_bidding,  # noqa: F401  (registered on import: a game uses it by naming [mechanisms.value_bidding])
+    widow,  # noqa: F401  (registered on import: a game uses it by naming [mechanisms.widow])
 )
 from trickrules.engine.values import Phase
 from trickrules.errors import SpecError
@@ -98,7 +100,7 @@ def game_mechanisms(t: Tables) -> GameMechanisms:
     """The mechanisms a game's tables use: the built-in phases, and the registered mechanisms it names.
 
     A registered mechanism comes in the sequence just before the phase it
-    names (the play, by default); :class:`~trickrules.errors.SpecError`
+    names (the play, by default), or the one its section names (``before``); :class:`~trickrules.errors.SpecError`
     if that phase is not one of the game's, or the spec names a section
     of ``[mechanisms]`` that no registered mechanism has.
     """
@@ -110,6 +112,8 @@ def game_mechanisms(t: Tables) -> GameMechanisms:
             raise SpecError(f"mechanisms.{name}: no mechanism is registered under this name.")
     for name, (mechanism, uses, before) in known.items():
         if uses(t):
+            placed = t.mechanism_sections.get(name, {}).get("before", before)  # the spec may place it
+            before = placed if isinstance(placed, str) else before
             if before not in t.phases or before == Phase.DEAL:
                 raise SpecError(f"mechanisms.{name}: it comes before {before!r}, which is not a phase of this game.")
             extra.append((mechanism, before))

@@ -1,11 +1,13 @@
 """The auction: seats bid contracts of the ladder or pass, until the spec's auction form ends it.
 
 Forms (``bidding.auction``): ``until_passes`` (a seat that passed is out),
-``until_consecutive_passes`` (the passes after the last bid end it) and
-``once_around``. With ``bidding.earlier_may_hold`` a seat that speaks
-before the high bidder (counting from the eldest) may bid the same
-contract. When everyone passes, the spec forces a contract on the
-holder of a given card, plays without a contract, or redeals.
+``until_consecutive_passes`` (the passes after the last bid end it),
+``once_around``, ``first_bid`` (the first bid wins) and ``declarer`` (the
+declarer another mechanism chose, by value bidding, names the contract
+alone). With ``bidding.earlier_may_hold`` a seat that speaks before the
+high bidder (counting from the eldest) may bid the same contract. When
+everyone passes, the spec forces a contract on the holder of a given
+card, plays without a contract, or redeals.
 """
 
 from __future__ import annotations
@@ -76,6 +78,8 @@ def _start(game: GameLike, d: DealInfo, match: MatchInfo) -> Auction:
 def _due(state: State, d: DealInfo) -> int | None:
     if auction(state.game, d).over:
         return None
+    if state.game.rules.auction is AuctionForm.DECLARER:  # the declarer another mechanism chose names it
+        return d.declarer
     return (d.dealer + (2 if state.game.rules.second_speaks_first else 1)) % state.game.players
 
 
@@ -111,7 +115,7 @@ def _offered(state: State) -> list[Action]:
     rules = game.rules
     record = auction(game, state.deal)
     last = rules.last_bid and _others_passed(state, seat, record)  # the last one left bids, and may not pass
-    out = [] if last else [shared_.pass_action]
+    out = [] if last or rules.auction is AuctionForm.DECLARER else [shared_.pass_action]
     eldest_turn = (
         rules.eldest_only
         and seat == (state.deal.dealer + 1) % game.players
@@ -174,6 +178,8 @@ def _step(state: State, action: Action) -> State:
     record = Auction(high, bidder, passed, old.spoken + 1)
     if form is AuctionForm.ONCE_AROUND:
         over = record.spoken >= n
+    elif form is AuctionForm.FIRST_BID or form is AuctionForm.DECLARER:
+        over = high is not None or record.spoken >= n
     elif form is AuctionForm.UNTIL_CONSECUTIVE_PASSES:
         over = passed.bit_count() >= (n - 1 if high is not None else n)
     elif rules.last_bid:  # it ends with a bid when every other seat has passed
@@ -219,7 +225,9 @@ def _contract_won(
         sitting_out = next(s for s in team if s != declarer)
     out = 0 if sitting_out is None else 1 << sitting_out
     d = evolve(d, contract=contract, declarer=declarer, seats_out=out)
-    if d.trump is None and c.trump_by is TrumpChooser.NONE:
+    if d.trump is None and c.trumps is not None:
+        d = evolve(d, trump=c.trumps)
+    elif d.trump is None and c.trump_by is TrumpChooser.NONE:
         d = evolve(d, trump=NO_TRUMP)
     return advance(state, d, events)
 
