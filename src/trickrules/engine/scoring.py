@@ -95,16 +95,19 @@ def eligibility_env(state: State, seat: int, contract: CompiledContract) -> Env:
     team_of = game.tables.team_of
     score = match.scores[seat]  # in a partnership both partners carry the side's score
     others = [match.scores[s] for s in range(rules.players) if team_of[s] != team_of[seat]]
+    named = (*rules.vars, *contract.vars)
+    # The mechanisms' facts are asked only for a named var that reads ``hand`` (asked at every bid's check).
+    reads_hand = any("hand" in formula.variables for _, formula in named)
     env: Env = {
         "score": score,
         "opp_score": max(others) if others else 0,
         "target": rules.match_target,
         "players": rules.players,
         "deal": state.deal.number,
-        "hand": deal_facts(game, state.deal).get("hand", False),  # for a named var that reads it
+        "hand": reads_hand and deal_facts(game, state.deal).get("hand", False),
     }
     known: Env = {**deal_constants(game, match, state.deal.number), **env}
-    for name, formula in (*rules.vars, *contract.vars):
+    for name, formula in named:
         if formula.variables <= known.keys():
             env[name] = known[name] = evaluate_in_deal(formula, known, state.deal.number)
     return env

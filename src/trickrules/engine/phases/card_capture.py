@@ -27,7 +27,14 @@ from attrs import frozen
 from trickrules.engine.events import TrickWon
 from trickrules.engine.mechanism import Events, register, rule_only
 from trickrules.engine.phases import talon_gifts, talon_sets
-from trickrules.engine.phases.sections import card_mask, check_keys, contract_flags, one_card, section_error
+from trickrules.engine.phases.sections import (
+    card_mask,
+    check_keys,
+    contract_flags,
+    named_and_checked,
+    one_card,
+    section_error,
+)
 from trickrules.engine.state import State
 from trickrules.engine.values import DealInfo, MatchInfo, Tally, with_part
 
@@ -133,11 +140,7 @@ def _facts(game: GameLike, d: DealInfo) -> Mapping[str, Any]:
     return {"external": {p.variable: tuple(int(s == seat) for s in range(game.players))}}
 
 
-def _uses(t: Tables) -> bool:
-    if PHASE not in t.mechanism_sections:
-        return False
-    capture_params(t)
-    return True
+_uses = named_and_checked(PHASE, capture_params)
 
 
 MECHANISM = rule_only(PHASE, start=_start, on_trick=_on_trick, facts=_facts)

@@ -20,7 +20,7 @@ from attrs import frozen
 
 from trickrules.engine.events import TrickWon
 from trickrules.engine.mechanism import Events, register, rule_only
-from trickrules.engine.phases.sections import check_keys, section_error
+from trickrules.engine.phases.sections import check_keys, named_and_checked, section_error
 from trickrules.engine.state import State
 from trickrules.engine.values import DealInfo, MatchInfo, Tally, with_part
 
@@ -94,11 +94,7 @@ def _facts(game: GameLike, d: DealInfo) -> Mapping[str, Any]:
     return {"external": out}
 
 
-def _uses(t: Tables) -> bool:
-    if PHASE not in t.mechanism_sections:
-        return False
-    last_trick_params(t)
-    return True
+_uses = named_and_checked(PHASE, last_trick_params)
 
 
 MECHANISM = rule_only(PHASE, start=_start, on_trick=_on_trick, facts=_facts)

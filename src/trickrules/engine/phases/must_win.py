@@ -22,7 +22,7 @@ from attrs import frozen
 
 from trickrules.engine.mechanism import register, rule_only
 from trickrules.engine.obligations import winner_index
-from trickrules.engine.phases.sections import check_keys, contract_flags
+from trickrules.engine.phases.sections import check_keys, contract_flags, named_and_checked
 from trickrules.engine.state import State
 
 if TYPE_CHECKING:
@@ -79,11 +79,7 @@ def _narrow(state: State, seat: int, mask: int, reason: str) -> tuple[int, str]:
     return mask, reason
 
 
-def _uses(t: Tables) -> bool:
-    if PHASE not in t.mechanism_sections:
-        return False
-    must_win_params(t)
-    return True
+_uses = named_and_checked(PHASE, must_win_params)
 
 
 MECHANISM = rule_only(

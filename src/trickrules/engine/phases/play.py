@@ -84,7 +84,7 @@ def _due(state: State, d: DealInfo) -> int:
     if contract is not None and contract.first_lead is FirstLead.DECLARER_ALWAYS and d.declarer is not None:
         return d.declarer
     if (d.seats_out >> eldest) & 1:
-        by_declarer = d.contract is not None and game.rules.contracts[d.contract].first_lead is FirstLead.DECLARER
+        by_declarer = contract is not None and contract.first_lead is FirstLead.DECLARER
         eldest = d.declarer if by_declarer and d.declarer is not None else game.tables.next_seat[d.seats_out][eldest]
     for leads in game.lead_hooks:  # a mechanism that decides the first lead (the seat after a declarer)
         seat = leads(state, d)

@@ -8,7 +8,7 @@ naming ``mechanisms.<phase>.<key>`` and the value at fault.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from trickrules.engine.actions import VERBS, forget_verb, register_verb
@@ -26,6 +26,7 @@ __all__ = [
     "codes",
     "contract_flags",
     "deactivate",
+    "named_and_checked",
     "one_card",
     "section_error",
 ]
@@ -108,3 +109,15 @@ def one_card(phase: str, t: Tables, section: Mapping[str, Any], key: str) -> int
     if type(code) is not str or code not in t.card_of:
         raise section_error(phase, key, f"expected the code of a card of the deck, found {code!r}.")
     return t.card_of[code]
+
+
+def named_and_checked(phase: str, params: Callable[[Tables], object]) -> Callable[[Tables], bool]:
+    """A mechanism's ``uses``: whether the spec names its section, which ``params`` then compiles (and so checks)."""
+
+    def uses(t: Tables) -> bool:
+        if phase not in t.mechanism_sections:
+            return False
+        params(t)
+        return True
+
+    return uses

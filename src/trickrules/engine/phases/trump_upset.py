@@ -24,7 +24,14 @@ from typing import TYPE_CHECKING
 from attrs import frozen
 
 from trickrules.engine.mechanism import register, rule_only
-from trickrules.engine.phases.sections import card_mask, check_keys, contract_flags, one_card, section_error
+from trickrules.engine.phases.sections import (
+    card_mask,
+    check_keys,
+    contract_flags,
+    named_and_checked,
+    one_card,
+    section_error,
+)
 from trickrules.engine.state import State
 from trickrules.engine.values import DealInfo
 
@@ -109,11 +116,7 @@ def _narrow(state: State, seat: int, mask: int, reason: str) -> tuple[int, str]:
     return mask, reason
 
 
-def _uses(t: Tables) -> bool:
-    if PHASE not in t.mechanism_sections:
-        return False
-    upset_params(t)
-    return True
+_uses = named_and_checked(PHASE, upset_params)
 
 
 MECHANISM = rule_only(

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from attrs import frozen
 
 from trickrules.engine.mechanism import register, rule_only
-from trickrules.engine.phases.sections import check_keys, contract_flags
+from trickrules.engine.phases.sections import check_keys, contract_flags, named_and_checked
 from trickrules.engine.state import State
 from trickrules.engine.values import DealInfo
 
@@ -65,11 +65,7 @@ def _winner(state: State, d: DealInfo, trick: tuple[int, ...], index: int) -> in
     return best
 
 
-def _uses(t: Tables) -> bool:
-    if PHASE not in t.mechanism_sections:
-        return False
-    led_only_params(t)
-    return True
+_uses = named_and_checked(PHASE, led_only_params)
 
 
 MECHANISM = rule_only(PHASE, trick_winner=_winner)
