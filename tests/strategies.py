@@ -42,6 +42,7 @@ from trickrules.engine.events import (
     Paid,
     PartnerRevealed,
 )
+from trickrules.engine.phases.talon_sets import talon_params
 from trickrules.engine.state import GameLike
 
 # -- profiles ------------------------------------------------------------------------
@@ -326,6 +327,17 @@ def card_locations(state: State) -> list[int]:
             stock &= ~widow.cards
         if not widow.done:  # its discards join the declarer's cards won when the discard is done
             masks.append(widow.discarded)
+    talon = state.part("talon_sets")  # the talon laid out in sets: one taken into the hand, then discards
+    if talon is not None and talon.taken and d.contract is not None:
+        size = talon_params(state.game.tables).set_size[d.contract]
+        for card in talon.order[(talon.taken - 1) * size : talon.taken * size]:
+            stock &= ~(1 << card)
+        masks.append(sum(1 << c for c in talon.discarded))
+    if "talon_gifts" in state.game.tables.mechanism_sections:
+        # The talon's cards won with tricks (one a trick, or the sets left with a called card) leave the
+        # stock for the winner's cards won; which ones is that mechanism's own test's business.
+        for won in state.tally.won:
+            stock &= ~won
     masks.extend((stock, parts.discarded(state)))
     if state.phase == "passing":  # cards passed face down, delivered when everyone has passed
         masks.extend(parts.passed(state))
@@ -651,6 +663,10 @@ def hidden_from(state: State, seat: int) -> int:
         if card is not None:
             seen |= 1 << card
     seen |= parts.exposed_hand(state)  # a hand laid face up for every seat (the dummy's, after the opening lead)
+    talon = state.part("talon_sets")
+    if talon is not None and (talon.taken or state.phase == "talon_sets"):  # the talon laid out face up
+        for c in talon.order:
+            seen |= 1 << c
     if seat in (d.declarer, d.partner) and d.declarer != d.partner:
         for c in (*parts.given(state), *parts.returned(state)):
             seen |= 1 << c

@@ -70,6 +70,9 @@ RARE: tuple[tuple[str, Options, tuple[str, ...], tuple[str, ...]], ...] = (
     ("skat", (), ("bid", "pickup"), ("widow_choice", "widow_taken", "widow_discard")),
     # Bridge: a doubling auction reaches a contract, and the dummy is laid face up after the opening lead.
     ("bridge", (("boards", "1"),), ("bid 1",), ("auction_call", "contract", "hand_exposed")),
+    # Tarok: the declarer of three takes a set of the talon and discards; in klop the talon goes to the first tricks.
+    ("tarok", (), ("bid three", "pass"), ("set_taken", "talon_discard")),
+    ("tarok", (), ("pass", "bid klop"), ("talon_card_won",)),
 )
 # Seconds: a guard that turns a hang on hostile input into a failure. It is no speed
 # measurement (those are the benchmarks'), so it leaves room for a loaded CI machine.

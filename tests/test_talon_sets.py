@@ -7,7 +7,6 @@ players, 16 cards each, so six cards lie in the talon; only the mechanism's beha
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -15,7 +14,6 @@ import pytest
 import trickrules
 from trickrules import EventLog, IllegalActionError, SpecError, View
 from trickrules.engine.game import Game
-from trickrules.engine.phases.sections import deactivate
 from trickrules.engine.phases.talon_sets import (
     SetTaken,
     TalonDiscarded,
@@ -25,14 +23,6 @@ from trickrules.engine.phases.talon_sets import (
 )
 from trickrules.engine.values import Stacked
 from trickrules.records.replay import replay
-
-
-@pytest.fixture(autouse=True, scope="module")
-def leave_the_action_language_as_found() -> Iterator[None]:
-    """The verbs and event classes these games added are taken back after the module (other tests list them)."""
-    yield
-    deactivate()
-
 
 _TAROKS = [
     "I",

@@ -1,4 +1,4 @@
-"""Tarok's mechanisms, each on a stacked deal of ``specs/pending/tarok.toml`` (three players, seat 2 deals).
+"""Tarok's mechanisms, each on a stacked deal of ``specs/tarok.toml`` (three players, seat 2 deals).
 
 The auction opened after the forehand with his privilege (``first_speaker``,
 ``last_bid``, ``eldest_only``), the duty to win in klop (``must_win``), the
@@ -10,7 +10,6 @@ and the declarer's lead (``first_lead = "declarer_always"``), and bad sections.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -18,21 +17,12 @@ import pytest
 import trickrules
 from trickrules import IllegalActionError, SpecError, State
 from trickrules.engine.events import TrickWon
-from trickrules.engine.phases.sections import deactivate
 from trickrules.engine.phases.talon_gifts import TalonCardWon
 from trickrules.engine.values import Stacked
 from trickrules.faces.simulate import KernelFallback, simulate
 from trickrules.native.kernel import Unsupported, kernel_for
 
-
-@pytest.fixture(autouse=True, scope="module")
-def leave_the_action_language_as_found() -> Iterator[None]:
-    """The verbs and event classes these games added are taken back after the module (other tests list them)."""
-    yield
-    deactivate()
-
-
-SPEC = Path(__file__).resolve().parent.parent / "specs" / "pending" / "tarok.toml"
+SPEC = Path(__file__).resolve().parent.parent / "specs" / "tarok.toml"
 TAROKS = ["I", "II", "III", "IIII", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII", "XIV", "XV", "XVI"]
 TAROKS += ["XVII", "XVIII", "XIX", "XX", "XXI", "Sk"]
 HANDS = (

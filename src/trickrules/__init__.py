@@ -91,6 +91,9 @@ def __getattr__(name: str) -> Any:
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'trickrules' has no attribute {name!r}")
+    # The mechanisms that ship with the library register their verbs and event types when the engine's phases are
+    # imported: the action language and the log format are then whole, whichever public name is used first.
+    importlib.import_module("trickrules.engine.phases")
     value = getattr(importlib.import_module(module), name)
     globals()[name] = value
     return value

@@ -19,7 +19,6 @@ A disagreement names the player count, the seed and the step.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,22 +27,13 @@ import pytest
 import trickrules
 from trickrules import Game, State
 from trickrules.engine.events import TrickWon
-from trickrules.engine.phases.sections import deactivate
 from trickrules.engine.phases.talon_sets import arrangement_index
 from trickrules.engine.values import Stacked
-
-
-@pytest.fixture(autouse=True, scope="module")
-def leave_the_action_language_as_found() -> Iterator[None]:
-    """The verbs and event classes these games added are taken back after the module (other tests list them)."""
-    yield
-    deactivate()
-
 
 pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel (pip package open-spiel) is not installed")
 
 #: The spec: not bundled yet (a bundled game must have a native kernel, and these mechanisms have none).
-SPEC = Path(__file__).resolve().parents[2] / "specs" / "pending" / "tarok.toml"
+SPEC = Path(__file__).resolve().parents[2] / "specs" / "tarok.toml"
 #: Seeded random deals per player count.
 DEALS = 1000
 #: How often the random player passes in the auction when he may (so every contract gets played).

@@ -50,7 +50,7 @@ RECORDED: tuple[str, ...] = (
     "whist",
 )
 #: The games bundled since, each recorded with the default options after the first 200.
-ADDED: tuple[str, ...] = ("bridge", "skat", "skat-openspiel")
+ADDED: tuple[str, ...] = ("bridge", "skat", "skat-openspiel", "tarok")
 
 
 def settings() -> list[tuple[str, dict[str, str]]]:

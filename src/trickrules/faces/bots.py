@@ -53,6 +53,8 @@ class RandomBot:
 # Tuning (docs/bots.md). A partner of unknown hand takes this share of the tricks the hand does not; a
 # bid needs the rounded estimate to pass the contract's requirement by a margin (a share of the tricks).
 _PARTNER_SHARE, _MARGIN_ALONE, _MARGIN_PARTNER = 0.45, 0.05, 0.15
+#: A contract won by taking at most K tricks (a beggar, a Null) is bid when the hand expects at most K + this.
+_LOW_SLACK = 0.25
 # A trump of the unbroken run from the top counts one trick; one that wins once trumps are drawn, one
 # that does not, and a spare one the hand may ruff with count these parts.
 _DRAWN, _LOSING, _RUFF = 0.85, 0.2, 0.35
@@ -149,6 +151,7 @@ class _Knowledge:
         # Answers remembered per game, bounded by its sizes: contracts x meld points x tricks of a hand,
         # bids x tricks x hand sizes, and seats in play (and _knowledge keeps 32 games at most).
         self._needs: dict[tuple[str, int, int], int] = {}
+        self._mosts: dict[tuple[str, int, int], int] = {}
         self._bids: dict[tuple[int, int, int], Number] = {}
         self._offsets: dict[int, float] = {}
 
@@ -175,13 +178,24 @@ class _Knowledge:
         """The fewest tricks with which ``contract`` pays the declarer (his melds' points, his own tricks at most)."""
         key, total = (contract, declared, own), self.rules.tricks_per_deal
         for tricks in range(total + 1) if key not in self._needs else ():
-            env = self._env(contract, tricks, declared, own, tricks, total)
-            outcomes = (o for o in self.rules.outcomes if o.contracts is None or contract in o.contracts)
-            gain = next((g for g in (self._gain(o, env, ("deal", "side")) for o in outcomes) if g is not None), 0)
-            if (gain < 0) if self.lowest_wins else (gain > 0):
+            if self._pays(contract, declared, own, tricks):
                 self._needs[key] = tricks
                 break
         return self._needs.setdefault(key, total + 1)
+
+    def most(self, contract: str, declared: int, own: int) -> int:
+        """The most tricks with which ``contract`` pays the declarer (-1: none); a low contract pays below it."""
+        key, total = (contract, declared, own), self.rules.tricks_per_deal
+        if key not in self._mosts:
+            paying = [t for t in range(total + 1) if self._pays(contract, declared, own, t)]
+            self._mosts[key] = max(paying, default=-1)
+        return self._mosts[key]
+
+    def _pays(self, contract: str, declared: int, own: int, tricks: int) -> bool:
+        env = self._env(contract, tricks, declared, own, tricks, self.rules.tricks_per_deal)
+        outcomes = (o for o in self.rules.outcomes if o.contracts is None or contract in o.contracts)
+        gain = next((g for g in (self._gain(o, env, ("deal", "side")) for o in outcomes) if g is not None), 0)
+        return (gain < 0) if self.lowest_wins else (gain > 0)
 
     def bid_value(self, bid: int, tricks: int, total: int) -> Number:
         """What bidding ``bid`` tricks and taking ``tricks`` of ``total`` scores: the outcome and the bonuses."""
@@ -435,9 +449,14 @@ class HeuristicBot:
         for action in ladder:  # the highest contract the hand is worth
             contract = k.contracts[action[4:]]
             value, own, trump = self._contract_value(view, hand, contract)
-            need = k.need(contract.name, k.melds(hand, trump, contract.name), round(own))
+            declared = k.melds(hand, trump, contract.name)
+            need, total = k.need(contract.name, declared, round(own)), k.rules.tricks_per_deal
+            if need == 0 and k.most(contract.name, declared, round(own)) < total:  # won by taking few tricks
+                if own <= k.most(contract.name, declared, round(own)) + _LOW_SLACK:
+                    return action
+                continue
             margin = _MARGIN_PARTNER if contract.side in _WITH_PARTNER else _MARGIN_ALONE
-            if value + 0.5 >= need + margin * k.rules.tricks_per_deal:  # the estimate, rounded, and a margin
+            if value + 0.5 >= need + margin * total:  # the estimate, rounded, and a margin
                 return action
         return "pass" if "pass" in legal else ladder[-1]
 

@@ -8,59 +8,23 @@ naming ``mechanisms.<phase>.<key>`` and the value at fault.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from trickrules.engine.actions import VERBS, forget_verb, register_verb
-from trickrules.engine.events import MechanismEvent, forget_event, register_event
 from trickrules.errors import SpecError
 
 if TYPE_CHECKING:
     from trickrules.compile.tables import Tables
-    from trickrules.engine.mechanism import Mechanism
 
 __all__ = [
-    "activate",
     "card_mask",
     "check_keys",
     "codes",
     "contract_flags",
-    "deactivate",
     "named_and_checked",
     "one_card",
     "section_error",
 ]
-
-#: The verbs and event classes :func:`activate` added, so that :func:`deactivate` can take them back.
-_ADDED_VERBS: set[str] = set()
-_ADDED_EVENTS: set[type[MechanismEvent]] = set()
-
-
-def activate(mechanism: Mechanism, verbs: Mapping[str, bool], events: Sequence[type[MechanismEvent]]) -> None:
-    """Add a library mechanism's verbs and event classes to the action language and the logs.
-
-    Done when a game that uses the mechanism is compiled (its ``uses``), not when the library is
-    imported: a process that plays no such game keeps the action language and the log format it
-    had. Doing it again changes nothing.
-    """
-    for verb, takes_arg in verbs.items():
-        if verb not in VERBS:
-            _ADDED_VERBS.add(verb)
-        register_verb(verb, takes_arg)
-    for cls in events:
-        register_event(cls, records_action=cls in mechanism.replays)
-        _ADDED_EVENTS.add(cls)
-
-
-def deactivate() -> None:
-    """Forget every verb and event class :func:`activate` added (games compiled since can no longer log)."""
-    for verb in _ADDED_VERBS:
-        forget_verb(verb)
-    for cls in _ADDED_EVENTS:
-        forget_event(cls)
-    _ADDED_VERBS.clear()
-    _ADDED_EVENTS.clear()
-
 
 def section_error(phase: str, key: str, message: str) -> SpecError:
     """The error for a bad value under ``mechanisms.<phase>.<key>``."""

@@ -23,7 +23,7 @@ from attrs import frozen
 from trickrules.engine.events import MechanismEvent, TrickWon
 from trickrules.engine.mechanism import Events, register, rule_only
 from trickrules.engine.phases import talon_sets
-from trickrules.engine.phases.sections import activate, check_keys, contract_flags, section_error
+from trickrules.engine.phases.sections import check_keys, contract_flags, section_error
 from trickrules.engine.state import State
 from trickrules.engine.values import DEALER, DealInfo, Tally, evolve
 
@@ -143,7 +143,6 @@ def _uses(t: Tables) -> bool:
     if PHASE not in t.mechanism_sections:
         return False
     gifts_params(t)
-    activate(MECHANISM, {}, (TalonCardWon,))
     return True
 
 
@@ -152,4 +151,4 @@ MECHANISM = rule_only(PHASE, on_trick=_on_trick)
 
 def install() -> None:
     """Register this mechanism (done once when :mod:`trickrules.engine.phases` is imported)."""
-    register(MECHANISM, uses=_uses)
+    register(MECHANISM, uses=_uses, events=(TalonCardWon,))

@@ -40,7 +40,6 @@ from trickrules.engine.actions import Action
 from trickrules.engine.events import HIDDEN, Event, MechanismEvent
 from trickrules.engine.loop import advance, moved
 from trickrules.engine.mechanism import Draw, listed, not_legal, register
-from trickrules.engine.phases.sections import activate
 from trickrules.engine.rng import chosen
 from trickrules.engine.state import State
 from trickrules.engine.values import Actor, DealInfo, MatchInfo, evolve, with_part
@@ -363,7 +362,6 @@ def _uses(t: Tables) -> bool:
     if PHASE not in t.mechanism_sections:
         return False
     talon_params(t)  # compiled (and checked) when the game is
-    activate(MECHANISM, {"take": True, "arrange": True}, (SetTaken, TalonDiscarded))
     return True
 
 
@@ -385,4 +383,4 @@ MECHANISM = listed(
 
 def install() -> None:
     """Register this mechanism (done once when :mod:`trickrules.engine.phases` is imported)."""
-    register(MECHANISM, uses=_uses)
+    register(MECHANISM, uses=_uses, verbs={"take": True, "arrange": True}, events=(SetTaken, TalonDiscarded))
