@@ -34,16 +34,27 @@ from trickrules.engine.events import (
     Passed,
     TrickWon,
     TurnedTaken,
+    records_action,
 )
 from trickrules.engine.phases import action_of
+from trickrules.engine.scoring import deal_facts
 from trickrules.engine.state import GameLike, State
-from trickrules.engine.values import Phase
-from trickrules.errors import ArgumentError, LogFormatError
+from trickrules.engine.values import DealInfo, Phase
+from trickrules.errors import ArgumentError, LogFormatError, TrickrulesError
 from trickrules.records.eventlog import EventLog
-from trickrules.records.pbn import HAND_SIZE, RANKS, SEATS, SUITS, Auction, Board, Hand, Play
-from trickrules.records.replay import replay
+from trickrules.records.pbn import HAND_SIZE, RANKS, SEATS, SUITS, Auction, Board, Hand, Play, Vulnerable
+from trickrules.records.replay import first_state, replay
 
-__all__ = ["PbnStart", "boards_of", "calls_of", "contract_of", "pbn_cards", "stack_boards"]
+__all__ = [
+    "PbnStart",
+    "boards_of",
+    "calls_of",
+    "contract_of",
+    "pbn_cards",
+    "play_board",
+    "stack_boards",
+    "vulnerable_of",
+]
 
 _PLAYERS = 4
 
@@ -202,17 +213,20 @@ class _Deal:
             if action is not None:
                 self.actions.append((_phase_of(self.game, event, action), actor, str(action)))
 
-    def board(self) -> Board:
-        """The deal as a board."""
+    def board(self, info: DealInfo | None) -> Board:
+        """The deal as a board; ``info`` is the deal's record as its last card found it (its declarer, its facts)."""
         whole = all(len(h) == HAND_SIZE for h in self.hands)
         deal = tuple(tuple(sorted(h, key=_ORDER.__getitem__)) for h in self.hands) if whole else None
         auction = self._auction()
         contract = contract_of(auction.calls) if auction is not None else None
-        declarer = self.declarer
+        declarer = self.declarer if self.declarer is not None or info is None else info.declarer
+        if contract == "Pass":
+            declarer = None
         return Board(
             deal=deal,
             deal_first=self.dealer,
             dealer=self.dealer,
+            vulnerable=vulnerable_of(self.game, info) if info is not None else None,
             auction=auction,
             play=self._play(deal),
             contract=contract,
@@ -222,6 +236,7 @@ class _Deal:
 
     def _auction(self) -> Auction | None:
         phases = [p for p, _, text in self.actions if text.split(" ")[0] in _AUCTION_VERBS]
+        phases += [p for p, _, text in self.actions if text == "pass"]  # an auction passed out: its passes' phase
         phase = phases[0] if phases else Phase.BIDDING
         calls = [(seat, text) for p, seat, text in self.actions if p == phase]
         if not calls:
@@ -284,6 +299,7 @@ def boards_of(state: State | EventLog) -> list[Board]:
     """
     if isinstance(state, EventLog):
         state = replay(state, partial=True)
+    infos = _deal_infos(state)
     game = state.game
     names = dict(zip(game.cards.codes, pbn_cards(game), strict=True))
     deals: dict[int, _Deal] = {}
@@ -293,4 +309,93 @@ def boards_of(state: State | EventLog) -> list[Board]:
             current = deals[event.deal] = _Deal(game, names, event)
         elif current is not None:
             current.take(actor, event)
-    return [deals[k].board() for k in sorted(deals) if deals[k].actions or deals[k].played]
+    return [deals[k].board(infos.get(k)) for k in sorted(deals) if deals[k].actions or deals[k].played]
+
+
+def _deal_infos(state: State) -> dict[int, DealInfo]:
+    """Each deal's record as it stood before its last action: the match played again from its start."""
+    log = EventLog.from_state(state)
+    now = first_state(state.game, log.header)
+    found: dict[int, DealInfo] = {}
+    for actor, event in state.entries():
+        action = action_of(state.game, event) if isinstance(actor, int) and records_action(event.TAG) else None
+        if action is not None:
+            found[now.deal.number] = now.deal
+            now = now.apply(action)
+    found[now.deal.number] = now.deal
+    return found
+
+
+def vulnerable_of(game: GameLike, d: DealInfo) -> Vulnerable | None:
+    """Which sides of deal ``d`` are vulnerable, where the game's mechanisms say so.
+
+    They say it with the facts ``vulnerable`` and ``opp_vulnerable``.
+
+    ``None`` for a game that has no vulnerability. The facts are said of the
+    declarer's side (the dealer's before there is a declarer).
+    """
+    facts = deal_facts(game, d)
+    if "vulnerable" not in facts or "opp_vulnerable" not in facts:
+        return None
+    ours, theirs = bool(facts["vulnerable"]), bool(facts["opp_vulnerable"])
+    if ours == theirs:
+        return Vulnerable.ALL if ours else Vulnerable.NONE
+    north_south = (d.dealer if d.declarer is None else d.declarer) % 2 == 0
+    return Vulnerable.NS if north_south == ours else Vulnerable.EW
+
+
+#: A PBN call as an action of a game with a doubling auction.
+_CALL_ACTION = {"Pass": "pass", "X": "double", "XX": "redouble"}
+
+
+def play_board(game: GameLike, board: Board, seed: int = 0) -> State:
+    """Play ``board`` through ``game``: its deal stacked, then its auction's calls and its play's cards in order.
+
+    The board's ``Dealer`` deals the match's first deal; each call (``Pass``,
+    ``X``, ``XX``, ``1NT``) is the action ``pass``, ``double``, ``redouble``
+    or ``bid 1NT``, made by the seat the game has to move; each trick's cards
+    are played from its leader on, a card left out (``-``) ending the play.
+    The state returned is the one after the last call or card: where the
+    board's play is whole, :func:`boards_of` gives its ``Contract``,
+    ``Declarer`` and ``Result`` as the game worked them out.
+    :class:`~trickrules.errors.LogFormatError`, naming the board's line, for a
+    call or card out of turn or against the game's rules, or a
+    ``Vulnerable`` the game does not give this deal.
+    """
+    names = pbn_cards(game)
+    code_of = {name: game.cards.codes[c] for c, name in enumerate(names)}
+    state = stack_boards(game, [board]).new_match(game, seed=seed)
+    where = f"line {board.line}: "
+    vulnerable = vulnerable_of(game, state.deal)
+    if board.vulnerable is not None and vulnerable is not None and board.vulnerable != vulnerable:
+        raise LogFormatError(
+            f"{where}its Vulnerable is {board.vulnerable.value}, but {game.name} with these options makes "
+            f"{vulnerable.value} vulnerable on a deal dealt by {SEATS[state.dealer]}"
+        )
+    if board.auction is not None:
+        for n, call in enumerate(board.auction.calls):
+            seat = (board.auction.first + n) % _PLAYERS
+            state = _step(state, seat, _CALL_ACTION.get(call, f"bid {call}"), f"{where}Auction: call {n + 1} ({call})")
+    if board.play is not None:
+        for k, trick in enumerate(board.play.tricks):
+            for _ in trick:
+                if state.is_terminal or state.deal.number:
+                    return state
+                player = state.to_move
+                card = board.play.card_of(k, player) if player is not None else None
+                if player is None or card is None:
+                    return state
+                state = _step(
+                    state, player, f"play {code_of[card]}", f"{where}Play: trick {k + 1}, {SEATS[player]}'s {card}"
+                )
+    return state
+
+
+def _step(state: State, seat: int, text: str, where: str) -> State:
+    if state.is_terminal or state.to_move != seat:
+        due = "nobody" if state.is_terminal or state.to_move is None else SEATS[state.to_move]
+        raise LogFormatError(f"{where}: by {SEATS[seat]}, but it is {due}'s turn")
+    try:
+        return state.apply(text)
+    except TrickrulesError as exc:
+        raise LogFormatError(f"{where}: {exc}") from None
