@@ -12,8 +12,7 @@ import pytest
 
 import trickrules
 from trickrules import EventLog, View, replay
-from trickrules.engine.events import WidowDiscarded, WidowTaken
-from trickrules.engine.phases.widow import WidowView
+from trickrules.engine.phases.widow import WidowDiscarded, WidowTaken, WidowView
 from trickrules.faces import simulate as simulate_module
 from trickrules.faces.bots import make_bots
 from trickrules.faces.match import play_match
