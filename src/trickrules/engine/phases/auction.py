@@ -213,9 +213,7 @@ def _step(state: State, action: Action) -> State:
     return start_deal(state, d.number, dealing(d).shuffle + 1, d.dealer, state.match, events, thrown=thrown)
 
 
-def _contract_won(
-    state: State, d: DealInfo, declarer: int, contract: int, events: list[tuple[Actor, Event]]
-) -> State:
+def _contract_won(state: State, d: DealInfo, declarer: int, contract: int, events: list[tuple[Actor, Event]]) -> State:
     game = state.game
     c = game.rules.contracts[contract]
     events.append((DEALER, shared(AuctionWon, declarer, c.name, auction(game, d).forced)))

@@ -154,9 +154,7 @@ def _window(
     seats = [winner]
     if game.rules.teams and any(x.window_seats is WindowSeats.SIDE for x in game.rules.declarations):
         seats += [s for s in game.rules.teams[game.tables.team_of[winner]] if s != winner]
-    return tuple(
-        s for s in seats if not (d.seats_out >> s) & 1 and _melds(game, d, record, tally, s, hands[s], False)
-    )
+    return tuple(s for s in seats if not (d.seats_out >> s) & 1 and _melds(game, d, record, tally, s, hands[s], False))
 
 
 def _window_limit(state: State, tally: Tally, winner: int) -> int:

@@ -286,9 +286,7 @@ def _step(state: State, action: Action) -> State:
         named = list(record.named)
         if named[side * count + strain] < 0:
             named[side * count + strain] = seat
-        record = Calls(
-            (*record.calls, code), level, strain, 0, seat, named[side * count + strain], 0, tuple(named)
-        )
+        record = Calls((*record.calls, code), level, strain, 0, seat, named[side * count + strain], 0, tuple(named))
     events: list[tuple[Actor, Event]] = [(seat, CallMade(seat, strains.texts[code]))]
     slot = game.slot[PHASE]
     if not (record.passes >= n or (record.level and record.passes >= n - 1)):

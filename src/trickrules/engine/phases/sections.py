@@ -26,6 +26,7 @@ __all__ = [
     "section_error",
 ]
 
+
 def section_error(phase: str, key: str, message: str) -> SpecError:
     """The error for a bad value under ``mechanisms.<phase>.<key>``."""
     return SpecError(f"mechanisms.{phase}.{key}: {message}")

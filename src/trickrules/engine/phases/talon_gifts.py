@@ -53,6 +53,10 @@ class TalonCardWon(MechanismEvent):
     trick: int
     card: str
 
+    def describe(self) -> str:
+        """One line for a printout of the match."""
+        return f"seat {self.seat} also takes {self.card} from the talon with trick {self.trick}"
+
 
 _PARAMS: dict[int, tuple[Tables, TalonGifts]] = {}
 

@@ -119,6 +119,10 @@ class SetTaken(MechanismEvent):
     cards: tuple[str, ...]
     talon: tuple[str, ...]
 
+    def describe(self) -> str:
+        """One line for a printout of the match."""
+        return f"seat {self.seat} takes set {self.number} ({' '.join(self.cards)}) of the talon {' '.join(self.talon)}"
+
 
 @frozen
 class TalonDiscarded(MechanismEvent):
@@ -129,6 +133,10 @@ class TalonDiscarded(MechanismEvent):
     card: str
     #: Whether every seat sees the card (its suit is one of ``shown``).
     public: bool = False
+
+    def describe(self) -> str:
+        """One line for a printout of the match."""
+        return f"seat {self.seat} discards {self.card}"
 
 
 _NONE = TalonSets()

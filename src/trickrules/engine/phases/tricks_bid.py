@@ -76,6 +76,7 @@ def _facts(game: GameLike, d: DealInfo) -> Mapping[str, object]:
     """Each seat's bid (0 where nobody bid): the ``bid`` scoring variables."""
     return {"bid": tuple(b or 0 for b in bids(game, d)) or (0,) * game.players}
 
+
 #: ``bid 0``, ``bid 1``, ...: shared action values, made once (a bid is a plain number of tricks).
 #: Bounded: it grows to the highest bid offered in the process, which is at most the tricks of a deal
 #: (``tricks_bid.max`` is checked against the largest deal), so at most ``spec.limits.MAX_CARDS`` + 1 actions.

@@ -62,6 +62,4 @@ def _named(event: TrumpNamed, game: GameLike) -> Action:
     return game.action(f"trump {event.suit}")
 
 
-MECHANISM: Mechanism = listed(
-    Phase.TRUMP, _offered, _step, replays=MappingProxyType({TrumpNamed: _named}), due=_due
-)
+MECHANISM: Mechanism = listed(Phase.TRUMP, _offered, _step, replays=MappingProxyType({TrumpNamed: _named}), due=_due)

@@ -67,6 +67,10 @@ class ValueBid(MechanismEvent):
     seat: int
     value: int
 
+    def describe(self) -> str:
+        """One line for a printout of the match."""
+        return f"seat {self.seat}: bids {self.value}"
+
 
 @frozen(weakref_slot=False)
 class ValueHeld(MechanismEvent):
@@ -76,6 +80,10 @@ class ValueHeld(MechanismEvent):
     seat: int
     value: int
 
+    def describe(self) -> str:
+        """One line for a printout of the match."""
+        return f"seat {self.seat}: holds {self.value}"
+
 
 @frozen(weakref_slot=False)
 class ValueAuctionWon(MechanismEvent):
@@ -84,6 +92,10 @@ class ValueAuctionWon(MechanismEvent):
     TAG: ClassVar[str] = "value_won"
     seat: int
     value: int
+
+    def describe(self) -> str:
+        """One line for a printout of the match."""
+        return f"seat {self.seat} wins the bidding at {self.value}"
 
 
 @frozen

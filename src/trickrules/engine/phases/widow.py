@@ -63,6 +63,10 @@ class WidowChoice(MechanismEvent):
     seat: int
     hand: bool
 
+    def describe(self) -> str:
+        """One line for a printout of the match."""
+        return f"seat {self.seat} plays from his hand" if self.hand else f"seat {self.seat} takes up the widow"
+
 
 @frozen(weakref_slot=False)
 class WidowTaken(MechanismEvent):
@@ -72,6 +76,10 @@ class WidowTaken(MechanismEvent):
     seat: int
     cards: tuple[str, ...]
 
+    def describe(self) -> str:
+        """One line for a printout of the match."""
+        return f"seat {self.seat} takes {' '.join(self.cards)} into his hand"
+
 
 @frozen(weakref_slot=False)
 class WidowDiscarded(MechanismEvent):
@@ -80,6 +88,10 @@ class WidowDiscarded(MechanismEvent):
     TAG: ClassVar[str] = "widow_discard"
     seat: int
     card: str
+
+    def describe(self) -> str:
+        """One line for a printout of the match."""
+        return f"seat {self.seat} discards {self.card}"
 
 
 @frozen
