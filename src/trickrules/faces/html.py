@@ -48,6 +48,7 @@ from trickrules.engine.events import (
     Paid,
     TrickWon,
 )
+from trickrules.engine.phases import redact
 from trickrules.engine.state import State
 from trickrules.engine.values import Phase
 from trickrules.errors import ArgumentError, LogIntegrityError
@@ -110,11 +111,15 @@ def _played(
     )
 
 
+#: No seat: an event redacted for it shows only what every seat may see.
+_NOBODY = -1
+
+
 def _line(event: Event) -> str | None:
     """A panel line for an event, never showing a card that is not public."""
     if isinstance(event, Discarded):
         return f"seat {event.seat} discards a card"
-    line = describe_event(event)
+    line = describe_event(redact(event, _NOBODY))  # a mechanism's event as every seat may see it
     return line.strip() if line is not None else None
 
 
