@@ -243,6 +243,17 @@ def test_a_contract_without_trumps_needs_the_no_trump_tables(tmp_path: Path) -> 
         trickrules.load(path)
 
 
+def test_a_deal_played_with_no_contract_cannot_wait_for_a_declarer_to_choose_trumps(tmp_path: Path) -> None:
+    # It loaded before, and the first card raised AssertionError ("trumps are named before the play").
+    assert 'all_pass = { action = "play" }' in bundled_path("cuatrola").read_text()
+    path = tmp_path / "cd.toml"
+    path.write_text(
+        'extends = "cuatrola"\n[variant]\nname = "cd"\ntitle = "cd"\nchanges = []\n[trump]\nchosen_by = "declarer"\n'
+    )
+    with pytest.raises(SpecError, match=r"bidding\.all_pass\.action: .* trump\.chosen_by is 'declarer'"):
+        trickrules.load(path)
+
+
 @pytest.mark.parametrize("trump_by", ["fixed", "turned"])
 def test_a_contract_cannot_have_trumps_known_at_the_deal_when_the_game_has_none(tmp_path: Path, trump_by: str) -> None:
     # They loaded, and the declarer named trumps all the same: the contract's word was silently ignored.

@@ -361,6 +361,13 @@ def _compile_all_pass(spec: Spec, cards: CardTable, names: list[str], where: str
         return names.index(ap.contract), cards.codes.index(ap.holder_of)
     if ap.action == "play" and spec.seating.partnerships != "fixed":
         raise _fail(where, "bidding.all_pass.action", "'play' (a deal with no contract) needs fixed partnerships.")
+    if ap.action == "play" and spec.trump.chosen_by in ("declarer", "called_holder"):
+        raise _fail(
+            where,
+            "bidding.all_pass.action",
+            f"'play' (a deal with no contract) has no declarer to choose trumps, but trump.chosen_by is "
+            f"{spec.trump.chosen_by!r}; it needs trumps chosen by 'dealer', 'turned', 'fixed' or 'none'.",
+        )
     return -1, -1
 
 

@@ -51,9 +51,6 @@ class Verb(enum.StrEnum):
     ANNOUNCE = "announce"
     DISCARD = "discard"
     ALONE = "alone"
-    HOLD = "hold"  # value bidding: the listener holds the value bid to him
-    PICKUP = "pickup"  # the widow: taken up
-    HAND = "hand"  # the widow: left as it lies, the game played from hand
     # Chance outcomes, at a chance step (no seat decides them).
     DEAL = "deal"
     SIZE = "size"
@@ -62,7 +59,7 @@ class Verb(enum.StrEnum):
 
 #: The verbs of the action language (the built-in ones and any registered), and whether each takes an argument.
 VERBS: dict[str, bool] = {
-    verb.value: verb not in (Verb.PASS, Verb.ALONE, Verb.HOLD, Verb.PICKUP, Verb.HAND) for verb in Verb
+    verb.value: verb not in (Verb.PASS, Verb.ALONE) for verb in Verb
 }
 
 #: The verbs every game knows.

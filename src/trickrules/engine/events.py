@@ -63,13 +63,7 @@ __all__ = [
     "TricksBid",
     "TrumpNamed",
     "TurnedTaken",
-    "ValueAuctionWon",
-    "ValueBid",
-    "ValueHeld",
     "WentAlone",
-    "WidowChoice",
-    "WidowDiscarded",
-    "WidowTaken",
     "event_from_data",
     "event_to_data",
     "forget_event",
@@ -241,60 +235,6 @@ class Discarded:
 
 
 @frozen(weakref_slot=False)
-class ValueBid:
-    """``seat`` bid a game value in a value auction ([mechanisms.value_bidding])."""
-
-    TAG: ClassVar[str] = "value_bid"
-    seat: int
-    value: int
-
-
-@frozen(weakref_slot=False)
-class ValueHeld:
-    """``seat``, answering, held the value bid to it: it would play a game of that value."""
-
-    TAG: ClassVar[str] = "hold"
-    seat: int
-    value: int
-
-
-@frozen(weakref_slot=False)
-class ValueAuctionWon:
-    """The value auction is over: ``seat`` is the declarer, having bid or held ``value``."""
-
-    TAG: ClassVar[str] = "value_won"
-    seat: int
-    value: int
-
-
-@frozen(weakref_slot=False)
-class WidowChoice:
-    """The declarer takes up the widow, or (``hand``) plays from his hand, the widow left as it lies."""
-
-    TAG: ClassVar[str] = "widow_choice"
-    seat: int
-    hand: bool
-
-
-@frozen(weakref_slot=False)
-class WidowTaken:
-    """The declarer took the widow's cards into his hand (seen by him alone)."""
-
-    TAG: ClassVar[str] = "widow_taken"
-    seat: int
-    cards: tuple[str, ...]
-
-
-@frozen(weakref_slot=False)
-class WidowDiscarded:
-    """The declarer discarded a card face down after taking up the widow (private to him)."""
-
-    TAG: ClassVar[str] = "widow_discard"
-    seat: int
-    card: str
-
-
-@frozen(weakref_slot=False)
 class WentAlone:
     """``seat`` plays alone: the maker, or a defender defending alone; his partner sits out."""
 
@@ -454,12 +394,6 @@ Event = (
     | TurnedTaken
     | Discarded
     | WentAlone
-    | ValueBid
-    | ValueHeld
-    | ValueAuctionWon
-    | WidowChoice
-    | WidowTaken
-    | WidowDiscarded
     | CardPlayed
     | PartnerRevealed
     | TrickWon
@@ -472,48 +406,42 @@ Event = (
 
 #: Every event class by its tag: the built-in ones, and those registered (:func:`register_event`).
 _TYPES: dict[str, type[Any]] = {
-        cls.TAG: cls
-        for cls in (
-            Dealt,
-            Misdealt,
-            Redeal,
-            Passed,
-            BidMade,
-            TricksBid,
-            AuctionWon,
-            TrumpNamed,
-            CardCalled,
-            CardGiven,
-            ExchangeDone,
-            CardPassed,
-            PassingDone,
-            Announced,
-            TurnedTaken,
-            Discarded,
-            WentAlone,
-            ValueBid,
-            ValueHeld,
-            ValueAuctionWon,
-            WidowChoice,
-            WidowTaken,
-            WidowDiscarded,
-            CardPlayed,
-            PartnerRevealed,
-            TrickWon,
-            Declared,
-            Paid,
-            Awarded,
-            DealScored,
-            MatchEnded,
-        )
-    }
+    cls.TAG: cls
+    for cls in (
+        Dealt,
+        Misdealt,
+        Redeal,
+        Passed,
+        BidMade,
+        TricksBid,
+        AuctionWon,
+        TrumpNamed,
+        CardCalled,
+        CardGiven,
+        ExchangeDone,
+        CardPassed,
+        PassingDone,
+        Announced,
+        TurnedTaken,
+        Discarded,
+        WentAlone,
+        CardPlayed,
+        PartnerRevealed,
+        TrickWon,
+        Declared,
+        Paid,
+        Awarded,
+        DealScored,
+        MatchEnded,
+    )
+}
 #: Every event class by its tag (read-only).
 EVENT_TYPES: Mapping[str, type[Any]] = MappingProxyType(_TYPES)
 
 #: The tags of the built-in events that record a player's decision.
 ACTION_EVENTS = frozenset(
     {"pass", "bid", "trump", "call", "give", "announce", "play", "declare", "pass_card", "discard", "alone"}
-    | {"bid_tricks", "value_bid", "hold", "widow_choice", "widow_discard"}
+    | {"bid_tricks"}
 )
 #: The tags of the registered events that record a player's decision.
 _ACTION_TAGS: set[str] = set()

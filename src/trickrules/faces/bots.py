@@ -12,7 +12,6 @@ import math
 import random
 from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache, partial
-from typing import Protocol
 
 from trickrules.compile.cards import NO_TRUMP, TRUMP_BASE
 from trickrules.compile.modes import PrivilegedForcedBy
@@ -23,6 +22,7 @@ from trickrules.engine.phases.deal import DealView
 from trickrules.engine.phases.tricks_bid import BidsView
 from trickrules.engine.state import GameLike
 from trickrules.errors import TrickrulesError
+from trickrules.faces.random_bot import Bot, RandomBot
 from trickrules.faces.strain_calls import AUCTION, strain_call
 from trickrules.records.view import View
 from trickrules.spec.formula import Formula, Number
@@ -30,31 +30,10 @@ from trickrules.spec.formula import Formula, Number
 __all__ = ["BOTS", "Bot", "HeuristicBot", "RandomBot", "make_bots"]
 
 
-class Bot(Protocol):
-    """Anything that picks an action's text from a view."""
-
-    def choose(self, view: View) -> str:
-        """The text of the action to take; it must be one of ``view.legal``."""
-        ...
-
-
-class RandomBot:
-    """Picks uniformly among the legal actions, from its own seeded generator."""
-
-    def __init__(self, game: GameLike, seed: int = 0) -> None:
-        self.game = game
-        self._rng = random.Random(seed)
-
-    def choose(self, view: View) -> str:
-        """A legal action at random."""
-        return view.legal[self._rng.randrange(len(view.legal))]
-
-
 # Tuning (docs/bots.md). A partner of unknown hand takes this share of the tricks the hand does not; a
 # bid needs the rounded estimate to pass the contract's requirement by a margin (a share of the tricks).
-_PARTNER_SHARE, _MARGIN_ALONE, _MARGIN_PARTNER = 0.45, 0.05, 0.15
-#: A contract won by taking at most K tricks (a beggar, a Null) is bid when the hand expects at most K + this.
-_LOW_SLACK = 0.25
+# A contract won by taking at most K tricks (a beggar, a Null) is bid when the hand expects at most K + _LOW_SLACK.
+_PARTNER_SHARE, _MARGIN_ALONE, _MARGIN_PARTNER, _LOW_SLACK = 0.45, 0.05, 0.15, 0.25
 # A trump of the unbroken run from the top counts one trick; one that wins once trumps are drawn, one
 # that does not, and a spare one the hand may ruff with count these parts.
 _DRAWN, _LOSING, _RUFF = 0.85, 0.2, 0.35
@@ -150,8 +129,7 @@ class _Knowledge:
         self.points_sign = {name: sign if v & _POINT_VARS else 0 for name, v in used.items()}
         # Answers remembered per game, bounded by its sizes: contracts x meld points x tricks of a hand,
         # bids x tricks x hand sizes, and seats in play (and _knowledge keeps 32 games at most).
-        self._needs: dict[tuple[str, int, int], int] = {}
-        self._mosts: dict[tuple[str, int, int], int] = {}
+        self._paying: dict[tuple[str, int, int], tuple[int, int]] = {}
         self._bids: dict[tuple[int, int, int], Number] = {}
         self._offsets: dict[int, float] = {}
 
@@ -175,27 +153,24 @@ class _Knowledge:
         return frozenset(seen)
 
     def need(self, contract: str, declared: int, own: int) -> int:
-        """The fewest tricks with which ``contract`` pays the declarer (his melds' points, his own tricks at most)."""
-        key, total = (contract, declared, own), self.rules.tricks_per_deal
-        for tricks in range(total + 1) if key not in self._needs else ():
-            if self._pays(contract, declared, own, tricks):
-                self._needs[key] = tricks
-                break
-        return self._needs.setdefault(key, total + 1)
+        """The fewest tricks with which ``contract`` pays the declarer (:meth:`paying`)."""
+        return self.paying(contract, declared, own)[0]
 
-    def most(self, contract: str, declared: int, own: int) -> int:
-        """The most tricks with which ``contract`` pays the declarer (-1: none); a low contract pays below it."""
-        key, total = (contract, declared, own), self.rules.tricks_per_deal
-        if key not in self._mosts:
-            paying = [t for t in range(total + 1) if self._pays(contract, declared, own, t)]
-            self._mosts[key] = max(paying, default=-1)
-        return self._mosts[key]
+    def paying(self, contract: str, declared: int, own: int) -> tuple[int, int]:
+        """The fewest and the most tricks with which ``contract`` pays the declarer; ``(total + 1, -1)`` if none.
 
-    def _pays(self, contract: str, declared: int, own: int, tricks: int) -> bool:
-        env = self._env(contract, tricks, declared, own, tricks, self.rules.tricks_per_deal)
-        outcomes = (o for o in self.rules.outcomes if o.contracts is None or contract in o.contracts)
-        gain = next((g for g in (self._gain(o, env, ("deal", "side")) for o in outcomes) if g is not None), 0)
-        return (gain < 0) if self.lowest_wins else (gain > 0)
+        ``declared`` is his melds' points, ``own`` his own tricks at most. A contract won by taking few tricks (a
+        beggar) pays from 0.
+        """
+        key, total = (contract, declared, own), self.rules.tricks_per_deal
+        if key not in self._paying:
+            env = (self._env(contract, t, declared, own, t, total) for t in range(total + 1))
+            outcomes = [o for o in self.rules.outcomes if o.contracts is None or contract in o.contracts]
+            kinds = ("deal", "side")
+            gains = [next((g for o in outcomes if (g := self._gain(o, e, kinds)) is not None), 0) for e in env]
+            pays = [t for t, g in enumerate(gains) if ((g < 0) if self.lowest_wins else (g > 0))]
+            self._paying[key] = (min(pays, default=total + 1), max(pays, default=-1))
+        return self._paying[key]
 
     def bid_value(self, bid: int, tricks: int, total: int) -> Number:
         """What bidding ``bid`` tricks and taking ``tricks`` of ``total`` scores: the outcome and the bonuses."""
@@ -449,10 +424,10 @@ class HeuristicBot:
         for action in ladder:  # the highest contract the hand is worth
             contract = k.contracts[action[4:]]
             value, own, trump = self._contract_value(view, hand, contract)
-            declared = k.melds(hand, trump, contract.name)
-            need, total = k.need(contract.name, declared, round(own)), k.rules.tricks_per_deal
-            if need == 0 and k.most(contract.name, declared, round(own)) < total:  # won by taking few tricks
-                if own <= k.most(contract.name, declared, round(own)) + _LOW_SLACK:
+            total = k.rules.tricks_per_deal
+            need, most = k.paying(contract.name, k.melds(hand, trump, contract.name), round(own))
+            if need == 0 and most < total:  # won by taking few tricks: bid when the hand expects that few
+                if own <= most + _LOW_SLACK:
                     return action
                 continue
             margin = _MARGIN_PARTNER if contract.side in _WITH_PARTNER else _MARGIN_ALONE

@@ -284,11 +284,19 @@ def ordered_choices(game: GameLike, view: View) -> tuple[str, ...]:
 
     Moves without a card of the hand (``pass``, ``bid solo``) come first, in the
     engine's order; those with one follow in the order the hand is shown
-    (:func:`hand_groups`).
+    (:func:`hand_groups`). A verb some of whose moves name no card of the hand
+    keeps the engine's order for all of them: ``bid 3C`` is a call like
+    ``bid 3NT``, not the card 3C.
     """
     shown = [code for _, group in hand_groups(game, view.hand, view.trump) for code in group]
     place = {code: n for n, code in enumerate(shown)}
-    return tuple(sorted(view.legal, key=lambda move: place.get(move.partition(" ")[2], -1)))
+    mixed = {move.partition(" ")[0] for move in view.legal if move.partition(" ")[2] not in place}
+
+    def key(move: str) -> int:
+        verb, _, arg = move.partition(" ")
+        return -1 if verb in mixed else place.get(arg, -1)
+
+    return tuple(sorted(view.legal, key=key))
 
 
 def _choices(legal: tuple[str, ...]) -> str:

@@ -26,13 +26,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from attrs import frozen
 
 from trickrules.compile.tables import Tables
 from trickrules.engine.actions import Action
-from trickrules.engine.events import Event, Passed, Redeal, ValueAuctionWon, ValueBid, ValueHeld
+from trickrules.engine.events import Event, MechanismEvent, Passed, Redeal
 from trickrules.engine.loop import advance, moved
 from trickrules.engine.mechanism import PASS, Mechanism, listed, not_legal, register
 from trickrules.engine.phases import deal_end
@@ -44,10 +44,46 @@ from trickrules.errors import SpecError
 if TYPE_CHECKING:
     from trickrules.engine.state import GameLike
 
-__all__ = ["MECHANISM", "VALUE_BIDDING", "ValueAuction", "ValueBiddingView", "value_auction"]
+__all__ = [
+    "MECHANISM",
+    "VALUE_BIDDING",
+    "ValueAuction",
+    "ValueAuctionWon",
+    "ValueBid",
+    "ValueBiddingView",
+    "ValueHeld",
+    "value_auction",
+]
 
 #: This mechanism's phase, and the name of its spec section.
 VALUE_BIDDING = "value_bidding"
+
+
+@frozen(weakref_slot=False)
+class ValueBid(MechanismEvent):
+    """``seat`` bid a game value in a value auction ([mechanisms.value_bidding])."""
+
+    TAG: ClassVar[str] = "value_bid"
+    seat: int
+    value: int
+
+
+@frozen(weakref_slot=False)
+class ValueHeld(MechanismEvent):
+    """``seat``, answering, held the value bid to it: it would play a game of that value."""
+
+    TAG: ClassVar[str] = "hold"
+    seat: int
+    value: int
+
+
+@frozen(weakref_slot=False)
+class ValueAuctionWon(MechanismEvent):
+    """The value auction is over: ``seat`` is the declarer, having bid or held ``value``."""
+
+    TAG: ClassVar[str] = "value_won"
+    seat: int
+    value: int
 
 
 @frozen
@@ -228,4 +264,10 @@ MECHANISM: Mechanism = listed(
     view_type=ValueBiddingView,
 )
 
-register(MECHANISM, uses=_uses, before="bidding")  # its verbs and events are built in (engine.actions, engine.events)
+register(
+    MECHANISM,
+    uses=_uses,
+    before="bidding",
+    events=(ValueBid, ValueHeld, ValueAuctionWon),
+    verbs={"hold": False},
+)

@@ -31,13 +31,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from attrs import frozen
 
 from trickrules.compile.tables import Tables
 from trickrules.engine.actions import Action
-from trickrules.engine.events import HIDDEN, Event, WidowChoice, WidowDiscarded, WidowTaken
+from trickrules.engine.events import HIDDEN, Event, MechanismEvent
 from trickrules.engine.loop import advance, moved
 from trickrules.engine.mechanism import Mechanism, listed, not_legal, register
 from trickrules.engine.state import State
@@ -47,12 +47,39 @@ from trickrules.errors import SpecError
 if TYPE_CHECKING:
     from trickrules.engine.state import GameLike
 
-__all__ = ["MECHANISM", "WIDOW", "Widow", "WidowView", "widow_of"]
+__all__ = ["MECHANISM", "WIDOW", "Widow", "WidowChoice", "WidowDiscarded", "WidowTaken", "WidowView", "widow_of"]
 
 #: This mechanism's phase, and the name of its spec section (``[mechanisms.widow]``).
 WIDOW = "widow"
 #: The keys its section may hold, with their types.
 _KEYS: Mapping[str, type] = MappingProxyType({"hand": bool, "before": str})
+
+
+@frozen(weakref_slot=False)
+class WidowChoice(MechanismEvent):
+    """The declarer takes up the widow, or (``hand``) plays from his hand, the widow left as it lies."""
+
+    TAG: ClassVar[str] = "widow_choice"
+    seat: int
+    hand: bool
+
+
+@frozen(weakref_slot=False)
+class WidowTaken(MechanismEvent):
+    """The declarer took the widow's cards into his hand (seen by him alone)."""
+
+    TAG: ClassVar[str] = "widow_taken"
+    seat: int
+    cards: tuple[str, ...]
+
+
+@frozen(weakref_slot=False)
+class WidowDiscarded(MechanismEvent):
+    """The declarer discarded a card face down after taking up the widow (private to him)."""
+
+    TAG: ClassVar[str] = "widow_discard"
+    seat: int
+    card: str
 
 
 @frozen
@@ -238,4 +265,9 @@ MECHANISM: Mechanism = listed(
     view_type=WidowView,
 )
 
-register(MECHANISM, uses=_uses)  # its verbs and events are built in (engine.actions, engine.events)
+register(
+    MECHANISM,
+    uses=_uses,
+    events=(WidowChoice, WidowTaken, WidowDiscarded),
+    verbs={"pickup": False, "hand": False},
+)
