@@ -11,13 +11,13 @@ from __future__ import annotations
 import attrs
 
 from trickrules import State, View
+from trickrules.engine.mechanism import seat_views
 from trickrules.engine.phases.announce import AnnouncementsView
 from trickrules.engine.phases.auction import auction
 from trickrules.engine.phases.call import CallView, call
 from trickrules.engine.phases.deal import DealView, dealing
 from trickrules.engine.phases.discard import Discard
 from trickrules.engine.phases.doubling_auction import AuctionView, CallMade, ContractMade
-from trickrules.engine.phases.dummy import dummy_seat, exposed
 from trickrules.engine.phases.exchange import ExchangeView, exchange
 from trickrules.engine.phases.passing import Passing, PassingView
 from trickrules.engine.phases.tricks_bid import BidsView, bids
@@ -115,11 +115,20 @@ def v_calls(view: View) -> set[str]:
 
 
 def exposed_hand(state: State) -> int:
-    """The cards, as a mask, of a hand laid face up for every seat (the dummy's once exposed; 0: none)."""
-    if "dummy" not in state.game.slot or not exposed(state.game, state.deal):
-        return 0
-    seat = dummy_seat(state.game, state.deal)
-    return state.deal.dealt[seat] if seat is not None else 0
+    """The cards, as a mask, of the hands a mechanism lays face up for every seat (0: none).
+
+    Read from the mechanisms' views (their ``shown_hands``), whichever mechanism it is: the dummy's
+    hand once exposed, an open hand once opened. What every seat sees alike, so seat 0's views tell.
+    """
+    mask = 0
+    card_of = state.game.tables.card_of
+    for _, value in seat_views(state, 0):
+        found = getattr(value, "shown_hands", None)
+        if callable(found):
+            for hand in found().values():
+                for code in hand:
+                    mask |= 1 << card_of[code]
+    return mask
 
 
 def is_call(event: object) -> bool:

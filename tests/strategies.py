@@ -662,7 +662,7 @@ def hidden_from(state: State, seat: int) -> int:
     for card in (parts.turned(state), parts.called(state)):
         if card is not None:
             seen |= 1 << card
-    seen |= parts.exposed_hand(state)  # a hand laid face up for every seat (the dummy's, after the opening lead)
+    seen |= parts.exposed_hand(state)  # hands laid face up for every seat (the dummy, an open hand)
     talon = state.part("talon_sets")
     if talon is not None and (talon.taken or state.phase == "talon_sets"):  # the talon laid out face up
         for c in talon.order:

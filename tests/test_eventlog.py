@@ -70,6 +70,8 @@ RARE: tuple[tuple[str, Options, tuple[str, ...], tuple[str, ...]], ...] = (
     ("skat", (), ("bid", "pickup"), ("widow_choice", "widow_taken", "widow_discard")),
     # Bridge: a doubling auction reaches a contract, and the dummy is laid face up after the opening lead.
     ("bridge", (("boards", "1"),), ("bid 1",), ("auction_call", "contract", "hand_exposed")),
+    # Skat: the declarer names Null Ouvert (or Null Ouvert Hand) and lays his hand face up before the first lead.
+    ("skat", (), ("bid null_ouvert",), ("hand_opened",)),
     # Tarok: the declarer of three takes a set of the talon and discards; in klop the talon goes to the first tricks.
     ("tarok", (), ("bid three", "pass"), ("set_taken", "talon_discard")),
     ("tarok", (), ("pass", "bid klop"), ("talon_card_won",)),

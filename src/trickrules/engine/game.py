@@ -58,6 +58,7 @@ class Game:
         "name",
         "narrow_hooks",
         "on_card_hooks",
+        "on_play_start_hooks",
         "on_trick_hooks",
         "options",
         "part_mechanisms",
@@ -121,6 +122,9 @@ class Game:
         self.on_trick_hooks: tuple[
             Callable[[State, DealInfo, Tally, int, Events], tuple[DealInfo, Tally, Events]], ...
         ] = tuple(m.on_trick for m in found.sequence if m.on_trick is not None)
+        self.on_play_start_hooks: tuple[
+            Callable[[State, DealInfo, Tally, Events], tuple[DealInfo, Tally, Events]], ...
+        ] = tuple(m.on_play_start for m in found.sequence if m.on_play_start is not None)
         # The two questions asked at every step, by phase: one lookup from the state.
         self.legal_by_phase: Mapping[str, Callable[[State], tuple[Action, ...]]] = MappingProxyType(
             {p: m.legal for p, m in self.mechanisms.items()}

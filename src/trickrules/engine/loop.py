@@ -61,13 +61,21 @@ def advance(
         if seat is not None:
             if mechanism is not sequence[-1]:
                 return moved(state, mechanism.phase, seat, d, events, tally)
-            watch = state.game.watch_hooks
+            game = state.game
+            if game.on_play_start_hooks:  # a mechanism's reaction to the play's beginning (a hand laid face up)
+                played = state.tally if tally is None else tally
+                if not played.winners:
+                    found = tuple(events)
+                    for start in game.on_play_start_hooks:
+                        d, played, found = start(state, d, played, found)
+                    tally, events = played, found
+            watch = game.watch_hooks
             if watch:  # the cards some mechanism watches from the first lead on
                 played = state.tally if tally is None else tally
                 if not played.winners:
                     cards = played.watched
                     for hook in watch:
-                        cards |= hook(state.game, d)
+                        cards |= hook(game, d)
                     tally = evolve(played, watched=cards)
             return moved(state, mechanism.phase, seat, d, events, tally, seat)
     raise AssertionError("the play is always due")  # pragma: no cover

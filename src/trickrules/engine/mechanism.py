@@ -20,6 +20,7 @@ is one module that builds one :class:`Mechanism`. It owns:
 - **what it adds to the play and the scoring**: a window between tricks
   (``after_trick``), a reaction to a watched card being played
   (``on_card``; ``watch`` names the cards it watches from the first lead on),
+  a reaction to the play's beginning, before the first lead (``on_play_start``),
   who leads the first trick (``leads``), a narrowing of the legal cards (``narrow``), a rule of who
   wins a trick (``trick_winner``), a reaction to a trick's end (``on_trick``), facts for the
   scoring variables (``facts``), and who chooses for the seat to move
@@ -171,6 +172,10 @@ class Mechanism(Sealed):
     leads: Callable[[State, DealInfo], int | None] | None = None
     #: (game, deal) -> the cards whose play this mechanism watches (its ``on_card``) from the first lead on.
     watch: Callable[[GameLike, DealInfo], int] | None = None
+    #: (state before the play, deal, tally, events) -> the deal, tally and events as the play begins, before the
+    #: first lead (a hand laid face up, say). Asked each time the play becomes due before the first trick is won,
+    #: so it must change nothing the second time.
+    on_play_start: Callable[[State, DealInfo, Tally, Events], tuple[DealInfo, Tally, Events]] | None = None
 
 
 def listed(

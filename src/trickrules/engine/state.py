@@ -86,6 +86,7 @@ class GameLike(Protocol):
     watch_hooks: tuple[Callable[[Any, DealInfo], int], ...]
     trick_winner_hooks: tuple[Callable[[State, DealInfo, tuple[int, ...], int], int], ...]
     on_trick_hooks: tuple[Callable[..., tuple[DealInfo, Tally, tuple[tuple[Actor, Event], ...]]], ...]
+    on_play_start_hooks: tuple[Callable[..., tuple[DealInfo, Tally, tuple[tuple[Actor, Event], ...]]], ...]
 
     def __hash__(self) -> int:
         """Games hash by their fingerprint."""

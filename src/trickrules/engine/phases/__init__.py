@@ -162,7 +162,7 @@ def action_of(game: GameLike, event: Event) -> Action | None:
 
 # The mechanisms that ship with the library but register themselves, as one written outside it would:
 # a game uses each by naming its section ([mechanisms.doubling_auction], [mechanisms.dummy],
-# [mechanisms.vulnerability]).
-from trickrules.engine.phases import doubling_auction, dummy, vulnerability  # noqa: E402
+# [mechanisms.vulnerability], [mechanisms.open_hand]).
+from trickrules.engine.phases import doubling_auction, dummy, open_hand, vulnerability  # noqa: E402
 
-__all__ += ["doubling_auction", "dummy", "vulnerability"]
+__all__ += ["doubling_auction", "dummy", "open_hand", "vulnerability"]
