@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from trickrules.records.eventlog import EventLog
     from trickrules.records.replay import replay, replay_file
     from trickrules.records.view import View
+    from trickrules.search.solve import Solution, solve
     from trickrules.spec.loader import bundled_names, load_spec
     from trickrules.spec.model import Spec
 
@@ -54,6 +55,8 @@ _LAZY = {
     "replay": "trickrules.records.replay",
     "replay_file": "trickrules.records.replay",
     "View": "trickrules.records.view",
+    "Solution": "trickrules.search.solve",
+    "solve": "trickrules.search.solve",
     "bundled_names": "trickrules.spec.loader",
     "load_spec": "trickrules.spec.loader",
     "Spec": "trickrules.spec.model",
@@ -70,6 +73,7 @@ __all__ = [
     "LogIntegrityError",
     "Phase",
     "Simulation",
+    "Solution",
     "Spec",
     "SpecError",
     "State",
@@ -81,6 +85,7 @@ __all__ = [
     "replay",
     "replay_file",
     "simulate",
+    "solve",
 ]
 
 __version__ = "0.1.0"
