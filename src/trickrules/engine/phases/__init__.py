@@ -25,6 +25,7 @@ from trickrules.engine.phases import (
     auction,
     call,
     card_capture,
+    cards_taken,
     deal,
     declare,
     discard,
@@ -51,7 +52,16 @@ if TYPE_CHECKING:
 
 # The mechanisms of this package that are registered rather than built in (a spec names their section). The
 # order is the order their rules apply in: who wins a trick (trumps led only, then the upset), then the duties.
-for _module in (talon_sets, trumps_led_only, trump_upset, must_win, talon_gifts, card_capture, last_trick_cards):
+for _module in (
+    talon_sets,
+    trumps_led_only,
+    trump_upset,
+    must_win,
+    talon_gifts,
+    card_capture,
+    last_trick_cards,
+    cards_taken,
+):
     _module.install()
 
 __all__ = ["BUILT_IN", "GameMechanisms", "action_of", "game_mechanisms", "redact"]

@@ -1,0 +1,126 @@
+"""The cards_taken mechanism, and Tarok's silent bonuses as the rule book has them (option ``bonuses = "rules"``).
+
+The mechanism's counts are checked against the log (the cards of each ``trick``
+event, credited to its winner) at every step of random deals. The option's
+kings and trula are checked against an overlay that reads the rules alike but
+pays neither bonus: on the same random deals the scores may differ only by 10
+to or from the declarer whose side (or whose opponents) took all four kings, or
+the three trula cards, in the tricks of three, two or one.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+import trickrules
+from trickrules import SpecError, State
+from trickrules.engine.events import DealScored, TrickWon
+from trickrules.engine.scoring import deal_facts
+
+KINGS = {"KH", "KD", "KS", "KC"}
+TRULA = {"IT", "XXIT", "SkT"}
+
+
+def taken(state: State, cards: set[str], deal: int | None = None) -> list[int]:
+    """How many of ``cards`` each seat took in the tricks of deal ``deal`` (default: the current one), from the log."""
+    counts = [0] * state.game.players
+    deal = state.deal.number if deal is None else deal
+    current = -1
+    for _, event in state.entries():
+        number = getattr(event, "deal", None)
+        if type(event).__name__ == "Dealt" and isinstance(number, int):
+            current = number
+        elif isinstance(event, TrickWon) and current == deal:
+            counts[event.seat] += len(cards & set(event.cards))
+    return counts
+
+
+@pytest.mark.parametrize("players", ["3", "4"])
+def test_the_counts_are_the_cards_each_seat_took_in_tricks(players: str) -> None:
+    game = trickrules.load("tarok", {"bonuses": "rules", "players": players})
+    checked = 0
+    for seed in range(100):
+        rng = random.Random(seed)
+        state = game.new_match(seed=seed)
+        while not state.is_terminal:
+            if state.phase == "play":
+                external = deal_facts(game, state.deal)["external"]
+                assert list(external["kings_taken"]) == taken(state, KINGS)
+                assert list(external["trula_taken"]) == taken(state, TRULA)
+                checked += 1
+            state = state.apply(rng.choice(state.legal_actions()))
+    assert checked > 400
+
+
+#: The rule book's reading with its two silent bonuses at 0: against it, the option's payments differ by them alone.
+WITHOUT_BONUSES = """extends = "tarok"
+[variant]
+name = "tarok-rules-without-bonuses"
+title = "t"
+changes = []
+[mechanisms.cards_taken]
+sets = { kings_taken = ["KH", "KD", "KS", "KC"], trula_taken = ["IT", "XXIT", "SkT"] }
+[scoring]
+external = ["captured", "king_last", "pagat_last", "kings_taken", "trula_taken"]
+[scoring.vars]
+kings = "0"
+trula = "0"
+[[scoring.outcomes]]
+name = "valat won"
+when = "opp_tricks == 0"
+[[scoring.outcomes]]
+name = "valat lost"
+when = "tricks == 0"
+"""
+
+
+def _played(game: trickrules.Game, seed: int) -> State:
+    """A random one-deal match to its end (the same choices in any reading: the rules of play are the same)."""
+    rng = random.Random(seed)
+    state = game.new_match(seed=seed)
+    while not state.is_terminal:
+        state = state.apply(rng.choice(state.legal_actions()))
+    return state
+
+
+def _scores(state: State) -> list[int]:
+    scored = next(e for _, e in reversed(state.entries()) if isinstance(e, DealScored))
+    return list(scored.scoreboard)
+
+
+def test_the_rule_books_kings_and_trula_pay_10_to_the_side_that_took_them_all(tmp_path: Path) -> None:
+    path = tmp_path / "tarok-rules-without-bonuses.toml"
+    path.write_text(WITHOUT_BONUSES)
+    rules, without = trickrules.load("tarok", {"bonuses": "rules"}), trickrules.load(path)
+    paid = {"kings": 0, "trula": 0}
+    for seed in range(400):
+        a, b = _played(rules, seed), _played(without, seed)
+        assert a.deal.dealt == b.deal.dealt  # the same deal, played alike
+        d = a.deal
+        kings, trula = taken(a, KINGS, d.number), taken(a, TRULA, d.number)
+        expected = [0] * 3
+        contract = a.game.rules.contracts[d.contract].name if d.contract is not None else ""
+        if contract in ("three", "two", "one") and d.declarer is not None:  # three players: the declarer alone
+            mine, theirs = kings[d.declarer], sum(kings) - kings[d.declarer]
+            expected[d.declarer] += 10 if mine == 4 else -10 if theirs == 4 else 0
+            paid["kings"] += 4 in (mine, theirs)
+            mine, theirs = trula[d.declarer], sum(trula) - trula[d.declarer]
+            expected[d.declarer] += 10 if mine == 3 else -10 if theirs == 3 else 0
+            paid["trula"] += 3 in (mine, theirs)
+        assert [x - y for x, y in zip(_scores(a), _scores(b), strict=True)] == expected, (seed, contract, kings, trula)
+    assert paid["kings"] > 0
+    assert paid["trula"] > 0
+
+
+def test_a_bad_section_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "t.toml"
+    path.write_text(
+        'extends = "tarok"\n[variant]\nname = "t"\ntitle = "t"\nchanges = []\n'
+        '[mechanisms.cards_taken]\nsets = { kings_taken = ["KH", "ZZ"] }\n'
+        '[scoring]\nexternal = ["captured", "king_last", "pagat_last", "kings_taken"]\n'
+    )
+    with pytest.raises(SpecError, match=r"mechanisms\.cards_taken\.sets\.kings_taken: 'ZZ' is not a card"):
+        trickrules.load(path)
