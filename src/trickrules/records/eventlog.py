@@ -38,7 +38,7 @@ from trickrules.records.logcodec import (
     text_lines,
 )
 from trickrules.records.strictjson import show
-from trickrules.spec.loader import bundled_names
+from trickrules.spec.loader import bundled_names, recorded_options
 
 __all__ = ["FORMAT", "MAX_LOG_BYTES", "VERSION", "EventLog", "LogEntry", "LogHeader", "log_schema"]
 
@@ -83,7 +83,7 @@ class EventLog:
             game=game.name,
             spec="" if bundled else os.path.basename(game.source) or game.name,
             fingerprint=game.fingerprint,
-            options=tuple(sorted(game.options.items())),
+            options=recorded_options(game.spec),
             seed=m.seed,
             dealer=m.first_dealer,
             hands=m.stacked,

@@ -59,6 +59,7 @@ __all__ = [
     "fingerprint",
     "load_spec",
     "read_raw",
+    "recorded_options",
 ]
 
 #: A run of digits this long is no integer a spec may hold (Python refuses to read one of 4,300 digits).
@@ -431,16 +432,24 @@ def _apply_options(raw: dict[str, Any], chosen: Mapping[str, str], where: str) -
         path = f"options.{name}"
         if not isinstance(option, dict) or not isinstance(option.get("choices"), dict):
             raise SpecError(f"{where}: {path}: expected a table with 'default' and 'choices'.")
-        extra = sorted(set(option) - {"default", "choices", "doc", "changes", "remove"})
+        extra = sorted(set(option) - {"default", "choices", "doc", "changes", "omit_default", "remove"})
         if extra:
             raise SpecError(
                 f"{where}: {path}: unknown key {', '.join(map(repr, extra))} "
-                "(an option has default, choices, doc and changes)."
+                "(an option has default, choices, doc, changes and omit_default)."
             )
         choices = option["choices"]
         default = option.get("default")
         if not isinstance(default, str) or default not in choices:
             raise SpecError(f"{where}: {path}.default: expected one of {sorted(choices)}, found {default!r}.")
+        omit = option.get("omit_default", False)
+        if type(omit) is not bool:
+            raise SpecError(f"{where}: {path}.omit_default: expected true or false, found {omit!r}.")
+        if omit and choices[default] != {}:
+            raise SpecError(
+                f"{where}: {path}.omit_default: the default choice {default!r} must change nothing "
+                "(an option left out of logs and the fingerprint at its default is as if the spec had none)."
+            )
         choice = chosen.get(name, default)
         if choice not in choices:
             raise SpecError(f"{where}: option {name!r} has no choice {_short(choice)} (choices: {', '.join(choices)}).")
@@ -457,6 +466,7 @@ def _apply_options(raw: dict[str, Any], chosen: Mapping[str, str], where: str) -
             "choices": list(choices),
             "doc": option.get("doc", ""),
             "changes": option.get("changes", {}),
+            **({"omit_default": True} if omit else {}),
         }
     result = dict(result)
     result["options"] = summary
@@ -543,8 +553,34 @@ def fingerprint(spec: Spec) -> str:
 
 
 def canonical_spec(spec: Spec) -> Any:
-    """The spec as plain data without the fields that hold their default value (what the fingerprint digests)."""
-    return _drop_defaults(spec, unstructure(spec))
+    """The spec as plain data without the fields that hold their default value (what the fingerprint digests).
+
+    An option with ``omit_default`` left at its default choice is left out too, as if the spec had no such option
+    (see :func:`recorded_options`).
+    """
+    data = _drop_defaults(spec, unstructure(spec))
+    omitted = {name for name, value in spec.chosen.items() if _omitted(spec, name, value)}
+    if omitted:
+        data["options"] = {k: v for k, v in data["options"].items() if k not in omitted}
+        data["chosen"] = {k: v for k, v in data["chosen"].items() if k not in omitted}
+        for key in ("options", "chosen"):
+            if not data[key]:
+                del data[key]
+    return data
+
+
+def _omitted(spec: Spec, name: str, value: str) -> bool:
+    option = spec.options.get(name)
+    return option is not None and option.omit_default and value == option.default
+
+
+def recorded_options(spec: Spec) -> tuple[tuple[str, str], ...]:
+    """The options a log's header records, sorted: every chosen one but those with ``omit_default`` at their default.
+
+    An option added to a game after logs of it were recorded says ``omit_default``: at its default the game's logs
+    and fingerprint stay what they were before the option existed, so those logs replay and compare unchanged.
+    """
+    return tuple(sorted((k, v) for k, v in spec.chosen.items() if not _omitted(spec, k, v)))
 
 
 def _drop_defaults(value: Any, data: Any) -> Any:
