@@ -27,6 +27,7 @@ from trickrules.errors import FormulaError
 from trickrules.faces.bots import make_bots
 from trickrules.faces.cli import main
 from trickrules.faces.match import play_match
+from trickrules.faces.simulate import KernelFallback, simulate
 from trickrules.records.eventlog import EventLog
 from trickrules.records.replay import replay
 
@@ -278,6 +279,18 @@ def test_match_end_when_ends_the_match_by_the_counters(tmp_path: object) -> None
     assert final.is_terminal
     assert abs(won[0] - won[1]) == 2 or final.match.deals_done == 30
     assert final.match.deals_done < 30
+
+
+def test_the_native_kernel_leaves_end_when_and_opp_counters_to_the_engine(tmp_path: object) -> None:
+    counter = '[[scoring.counters]]\nname = "won"\nupdate = "won + (1 if tricks > opp_tricks else 0)"\n'
+    ends = f'{counter}[match]\ndeals = 30\nend_when = "won >= 3"\n'
+    reads = f'{counter}[[scoring.bonuses]]\nname = "lead"\nfor_each = "side"\nwhen = "won > opp_won"\n'
+    reads += 'pay = [{ to = "side", amount = "1" }]\n'
+    for extra, words in ((ends, "match.end_when"), (reads, "opp_won")):
+        game = trickrules.load(_whist_with(tmp_path, extra))
+        with pytest.warns(KernelFallback, match=words):
+            result = simulate(game, deals=12, seed=1)
+        assert result.statistics.deals >= 12
 
 
 @pytest.mark.parametrize(

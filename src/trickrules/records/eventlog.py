@@ -38,7 +38,8 @@ from trickrules.records.logcodec import (
     text_lines,
 )
 from trickrules.records.strictjson import show
-from trickrules.spec.loader import bundled_names, recorded_options
+from trickrules.spec.loader import bundled_names
+from trickrules.spec.omitted import recorded_options
 
 __all__ = ["FORMAT", "MAX_LOG_BYTES", "VERSION", "EventLog", "LogEntry", "LogHeader", "log_schema"]
 

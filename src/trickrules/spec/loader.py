@@ -50,6 +50,7 @@ from trickrules.spec.limits import (
     check_resolved,
 )
 from trickrules.spec.model import Spec
+from trickrules.spec.omitted import check_omit_default, omitted_options
 
 __all__ = [
     "MAX_SPEC_BYTES",
@@ -59,7 +60,6 @@ __all__ = [
     "fingerprint",
     "load_spec",
     "read_raw",
-    "recorded_options",
 ]
 
 #: A run of digits this long is no integer a spec may hold (Python refuses to read one of 4,300 digits).
@@ -442,14 +442,7 @@ def _apply_options(raw: dict[str, Any], chosen: Mapping[str, str], where: str) -
         default = option.get("default")
         if not isinstance(default, str) or default not in choices:
             raise SpecError(f"{where}: {path}.default: expected one of {sorted(choices)}, found {default!r}.")
-        omit = option.get("omit_default", False)
-        if type(omit) is not bool:
-            raise SpecError(f"{where}: {path}.omit_default: expected true or false, found {omit!r}.")
-        if omit and choices[default] != {}:
-            raise SpecError(
-                f"{where}: {path}.omit_default: the default choice {default!r} must change nothing "
-                "(an option left out of logs and the fingerprint at its default is as if the spec had none)."
-            )
+        omit = check_omit_default(option, default, f"{where}: {path}")
         choice = chosen.get(name, default)
         if choice not in choices:
             raise SpecError(f"{where}: option {name!r} has no choice {_short(choice)} (choices: {', '.join(choices)}).")
@@ -556,31 +549,16 @@ def canonical_spec(spec: Spec) -> Any:
     """The spec as plain data without the fields that hold their default value (what the fingerprint digests).
 
     An option with ``omit_default`` left at its default choice is left out too, as if the spec had no such option
-    (see :func:`recorded_options`).
+    (:mod:`trickrules.spec.omitted`).
     """
     data = _drop_defaults(spec, unstructure(spec))
-    omitted = {name for name, value in spec.chosen.items() if _omitted(spec, name, value)}
-    if omitted:
-        data["options"] = {k: v for k, v in data["options"].items() if k not in omitted}
-        data["chosen"] = {k: v for k, v in data["chosen"].items() if k not in omitted}
-        for key in ("options", "chosen"):
+    omitted = omitted_options(spec)
+    for key in ("options", "chosen"):
+        if omitted and key in data:
+            data[key] = {k: v for k, v in data[key].items() if k not in omitted}
             if not data[key]:
                 del data[key]
     return data
-
-
-def _omitted(spec: Spec, name: str, value: str) -> bool:
-    option = spec.options.get(name)
-    return option is not None and option.omit_default and value == option.default
-
-
-def recorded_options(spec: Spec) -> tuple[tuple[str, str], ...]:
-    """The options a log's header records, sorted: every chosen one but those with ``omit_default`` at their default.
-
-    An option added to a game after logs of it were recorded says ``omit_default``: at its default the game's logs
-    and fingerprint stay what they were before the option existed, so those logs replay and compare unchanged.
-    """
-    return tuple(sorted((k, v) for k, v in spec.chosen.items() if not _omitted(spec, k, v)))
 
 
 def _drop_defaults(value: Any, data: Any) -> Any:
