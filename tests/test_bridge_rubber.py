@@ -20,6 +20,7 @@ import random
 import pytest
 
 import trickrules
+from strategies import Tracker, check_history, check_local, is_sampled
 from trickrules import Game, SpecError, State, View
 from trickrules.engine.events import Awarded, MatchEnded
 from trickrules.engine.phases.vulnerability import VulnerabilityView
@@ -89,14 +90,45 @@ def test_the_option_loads_by_name_and_duplicate_stays_the_default() -> None:
     assert rubber.spec.title == "Contract bridge (rubber scoring)"
     assert [c.name for c in rubber.rules.bids.counters] == ["below", "games"]
     duplicate = trickrules.load("bridge")
-    assert duplicate.options["scoring"] == "duplicate"
     assert duplicate.rules.bids.counters == ()
     assert duplicate.rules.match_deals == 4
-    # At its default the option is left out of the fingerprint and the log's header (omit_default).
+    # At its default the option is left out of the resolved spec (omit_default): the game, its fingerprint
+    # and its logs' headers are what they were before the option existed.
+    assert "scoring" not in duplicate.options
+    assert "scoring" not in duplicate.spec.options
     assert duplicate.fingerprint == trickrules.load("bridge", {"scoring": "duplicate"}).fingerprint
     header = EventLog.from_state(duplicate.new_match(seed=1)).header
     assert "scoring" not in dict(header.options)
     assert dict(EventLog.from_state(rubber.new_match(seed=1)).header.options)["scoring"] == "rubber"
+    assert rubber.spec.options["scoring"].omit_default
+    assert rubber.fingerprint != duplicate.fingerprint
+
+
+@pytest.mark.parametrize(("bots", "seed"), [("heuristic", 3), ("heuristic", 4), ("random", 1)])
+def test_rubber_matches_keep_the_suites_invariants(bots: str, seed: int) -> None:
+    """Whole rubbers (won by the heuristic bots, cut off by the guard for the random ones, which bid to seven).
+
+    The suite's checks: every step's cheap ones (turns, cards, the payments adding up to the scoreboard), the
+    expensive ones at sampled steps (views, JSON, determinism, illegal actions) and at the end the whole log's
+    (round trips, replay by the game's name and the header's options).
+    """
+    game = trickrules.load("bridge", {"scoring": "rubber"})
+    rng = random.Random(seed)
+    tracker = Tracker(game)
+    steps = [0]
+
+    def checked(state: State) -> None:
+        tracker.step(state)
+        if is_sampled(steps[0]):
+            check_local(state, rng)
+        steps[0] += 1
+
+    final = play_match(game, make_bots(game, bots, seed=seed), seed=seed, on_step=checked)
+    assert final.is_terminal
+    check_local(final, rng)
+    check_history(final, rng, by_name=True)
+    assert tracker.deals == final.match.deals_done
+    assert max(final.match.counters[1]) == 2 or final.match.deals_done == 100
 
 
 def test_a_part_score_carries_from_deal_to_deal_into_a_game(game: Game) -> None:

@@ -39,7 +39,6 @@ from trickrules.records.logcodec import (
 )
 from trickrules.records.strictjson import show
 from trickrules.spec.loader import bundled_names
-from trickrules.spec.omitted import recorded_options
 
 __all__ = ["FORMAT", "MAX_LOG_BYTES", "VERSION", "EventLog", "LogEntry", "LogHeader", "log_schema"]
 
@@ -84,7 +83,7 @@ class EventLog:
             game=game.name,
             spec="" if bundled else os.path.basename(game.source) or game.name,
             fingerprint=game.fingerprint,
-            options=recorded_options(game.spec),
+            options=tuple(sorted(game.options.items())),
             seed=m.seed,
             dealer=m.first_dealer,
             hands=m.stacked,

@@ -50,7 +50,6 @@ from trickrules.spec.limits import (
     check_resolved,
 )
 from trickrules.spec.model import Spec
-from trickrules.spec.omitted import check_omit_default, omitted_options
 
 __all__ = [
     "MAX_SPEC_BYTES",
@@ -442,7 +441,7 @@ def _apply_options(raw: dict[str, Any], chosen: Mapping[str, str], where: str) -
         default = option.get("default")
         if not isinstance(default, str) or default not in choices:
             raise SpecError(f"{where}: {path}.default: expected one of {sorted(choices)}, found {default!r}.")
-        omit = check_omit_default(option, default, f"{where}: {path}")
+        omit = _omit_default(option, default, f"{where}: {path}")
         choice = chosen.get(name, default)
         if choice not in choices:
             raise SpecError(f"{where}: option {name!r} has no choice {_short(choice)} (choices: {', '.join(choices)}).")
@@ -453,6 +452,8 @@ def _apply_options(raw: dict[str, Any], chosen: Mapping[str, str], where: str) -
             result = merge(result, patch)
         except MergeError as exc:
             raise SpecError(f"{where}: {path}.choices.{choice}: {exc}") from None
+        if omit and choice == default:
+            continue  # at its default the option is as if the spec had none: its logs and fingerprint unchanged
         final_choices[name] = choice
         summary[name] = {
             "default": default,
@@ -465,6 +466,24 @@ def _apply_options(raw: dict[str, Any], chosen: Mapping[str, str], where: str) -
     result["options"] = summary
     result["chosen"] = final_choices
     return result
+
+
+def _omit_default(option: Mapping[str, Any], default: str, where: str) -> bool:
+    """The raw option's ``omit_default`` (``where`` names the option), refused unless its default changes nothing.
+
+    An option added to a game after logs of it were recorded says ``omit_default = true``: at its default choice
+    it is left out of the resolved spec (``options``, ``chosen``), so the game's fingerprint and its logs' headers
+    are what they were before the option existed, and those logs still replay and compare.
+    """
+    omit = option.get("omit_default", False)
+    if type(omit) is not bool:
+        raise SpecError(f"{where}.omit_default: expected true or false, found {omit!r}.")
+    if omit and option["choices"][default] != {}:
+        raise SpecError(
+            f"{where}.omit_default: the default choice {default!r} must change nothing "
+            "(at its default the option is left out of the spec, as if it had none)."
+        )
+    return omit
 
 
 def load_spec(name_or_path: str | Path, options: Mapping[str, object] | None = None) -> Spec:
@@ -546,19 +565,8 @@ def fingerprint(spec: Spec) -> str:
 
 
 def canonical_spec(spec: Spec) -> Any:
-    """The spec as plain data without the fields that hold their default value (what the fingerprint digests).
-
-    An option with ``omit_default`` left at its default choice is left out too, as if the spec had no such option
-    (:mod:`trickrules.spec.omitted`).
-    """
-    data = _drop_defaults(spec, unstructure(spec))
-    omitted = omitted_options(spec)
-    for key in ("options", "chosen"):
-        if omitted and key in data:
-            data[key] = {k: v for k, v in data[key].items() if k not in omitted}
-            if not data[key]:
-                del data[key]
-    return data
+    """The spec as plain data without the fields that hold their default value (what the fingerprint digests)."""
+    return _drop_defaults(spec, unstructure(spec))
 
 
 def _drop_defaults(value: Any, data: Any) -> Any:
