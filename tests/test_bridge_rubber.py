@@ -284,6 +284,13 @@ def test_play_with_a_log_and_replay_it_from_the_command_line(
         assert f"seat {seat}: {points}" in replayed
 
 
+def test_the_rules_summary_says_how_the_rubber_ends(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules", "bridge", "--option", "scoring=rubber"]) == 0
+    out = capsys.readouterr().out
+    assert "Match ends when games >= 2 for a side or after 100 deals; ties: shared." in out
+    assert "rubber: when games_after == 2: side: 700 if opp_games_after == 0 else 500" in out
+
+
 def test_duplicate_vulnerability_options_conflict_with_rubber() -> None:
     with pytest.raises(SpecError, match="takes the place of dealer and non_dealer"):
         trickrules.load("bridge", {"scoring": "rubber", "dealer_vul": "on"})
