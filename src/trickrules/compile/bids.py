@@ -27,7 +27,7 @@ from attrs import frozen
 from trickrules.compile.cards import CardTable
 from trickrules.compile.formulas import Formulas
 from trickrules.compile.modes import HandSizeOrder
-from trickrules.compile.ranges import Range
+from trickrules.compile.ranges import UNKNOWN, Range
 from trickrules.compile.variables import (
     BID_PLAYER_VARS,
     BID_SIDE_VARS,
@@ -44,6 +44,7 @@ from trickrules.spec.sealed import Sealed
 __all__ = [
     "BID_PLAYER_VARS",
     "BID_SIDE_VARS",
+    "END_WHEN_VARS",
     "HAND_SIZE_ORDERS",
     "NO_BIDS",
     "BidRules",
@@ -116,6 +117,8 @@ class BidRules(Sealed):
     #: Added to each winning side that reached the target, taken from each losing side at or below
     #: the mercy threshold, when the match ends.
     win_bonus: int = 0
+    #: The match also ends after a deal when this holds for some side (``match.end_when``; ``None``: no such rule).
+    end_when: Formula | None = None
 
 
 #: What a spec that uses none of these mechanisms compiles to (``Rules.bids`` of a hand-built ``Rules``).
@@ -213,11 +216,17 @@ def check_counter_names(spec: Spec, where: str) -> None:
             raise _fail(where, path, f"{name!r} must be an identifier that is not built in, and distinct: {problem}.")
         if name in spec.scoring.vars:
             raise _fail(where, path, f"{name!r} is also a name of scoring.vars.")
+        opp = f"opp_{name}"  # the others' value of the counter
+        problem = name_problem(opp) or ("a name of scoring.vars" if opp in spec.scoring.vars else None)
+        if problem is None and opp in names:
+            problem = "another counter has it"
+        if problem is not None:
+            raise _fail(where, path, f"{name!r} gives the variable {opp!r}, which cannot be: {problem}.")
 
 
 def _counters(spec: Spec, formulas: Formulas, ranges: Mapping[str, Range]) -> tuple[CompiledCounter, ...]:
     counters = spec.scoring.counters
-    names = [c.name for c in counters]
+    names = [given for c in counters for given in (c.name, f"opp_{c.name}")]
     allowed = (*DEAL_VARS, *SIDE_VARS, *fact_ranges(spec.mechanisms), *spec.scoring.vars, *names)
     out = []
     for k, c in enumerate(counters):
@@ -237,6 +246,25 @@ def _match_end(spec: Spec, where: str) -> tuple[int | None, int]:
     return mercy, m.win_bonus
 
 
+#: The variables of ``match.end_when`` besides the counters (and ``opp_`` of each): the side's total, the others'
+#: highest, and the number of the deal just played.
+END_WHEN_VARS = ("score", "opp_score", "deal")
+
+
+def _end_when(spec: Spec, formulas: Formulas) -> Formula | None:
+    source = spec.match.end_when
+    if not source:
+        return None
+    names = [given for c in spec.scoring.counters for given in (c.name, f"opp_{c.name}")]
+    if not names:
+        raise _fail(
+            formulas.where, "match.end_when", "reads the counters carried (scoring.counters): the spec has none."
+        )
+    ranges = dict.fromkeys(names, UNKNOWN)
+    formula, _ = formulas.compile(source, (*END_WHEN_VARS, *names), "match.end_when", ranges)
+    return formula
+
+
 def compile_bid_rules(spec: Spec, sizes: DealSizes, formulas: Formulas, ranges: Mapping[str, Range]) -> BidRules:
     """Check and compile the mechanisms of this module.
 
@@ -253,4 +281,5 @@ def compile_bid_rules(spec: Spec, sizes: DealSizes, formulas: Formulas, ranges: 
         counters=_counters(spec, formulas, ranges),
         mercy_threshold=mercy,
         win_bonus=bonus,
+        end_when=_end_when(spec, formulas),
     )

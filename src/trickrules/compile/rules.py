@@ -161,7 +161,7 @@ def _fail(where: str, path: str, message: str) -> SpecError:
 
 
 def _var_names(spec: Spec) -> tuple[str, ...]:
-    names: list[str] = [*spec.scoring.vars, *(c.name for c in spec.scoring.counters)]
+    names: list[str] = [*spec.scoring.vars, *(n for c in spec.scoring.counters for n in (c.name, f"opp_{c.name}"))]
     names += [given for name in spec.scoring.external for given in (name, f"opp_{name}")]
     seen = set(names)
     for c in spec.bidding.contracts:

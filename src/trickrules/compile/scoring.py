@@ -74,7 +74,7 @@ def compile_scoring_vars(
     """``scoring.vars``, compiled in order, and the range of each (with the counters': unknown)."""
     for name in spec.scoring.vars:
         check_variable_name(name, where, key_path("scoring.vars", name))
-    counters = {c.name: UNKNOWN for c in spec.scoring.counters}
+    counters = {given: UNKNOWN for c in spec.scoring.counters for given in (c.name, f"opp_{c.name}")}
     for k, name in enumerate(spec.scoring.external):
         for given in (name, f"opp_{name}"):
             check_variable_name(given, where, f"scoring.external[{k}]")

@@ -486,6 +486,7 @@ class _Environments:
                 found[name] = _SIDE[name](self.deal, side, other)
             for name, values in zip(self.plan.counter_names, self.deal.match.counters, strict=True):
                 found[name] = values[side[0]]  # a counter as it stood before the deal
+                found[f"opp_{name}"] = max((values[s] for s in other), default=0)  # the others' highest
             for name in self.plan.external_names:  # a mechanism's values: the side's sum, and the others'
                 values = self.deal.external.get(name, ())
                 found[name] = sum(values[s] for s in side) if values else 0

@@ -212,7 +212,7 @@ class _Knowledge:
         env |= {"partner_tricks": max(0, tricks - own), "opp_bid": other, "point_cards": cards, "own_tricks": tricks}
         env |= {"alone": c is not None and c.side == "partner_sits_out", "point_cards_total": self.point_cards}
         env |= {"opp_point_cards": self.point_cards - cards, "max_point_cards": max(cards, self.point_cards - cards)}
-        env |= {"is_declarer": 1, **{counter.name: counter.start for counter in rules.bids.counters}}
+        env |= {"is_declarer": 1, **{n: c.start for c in rules.bids.counters for n in (c.name, f"opp_{c.name}")}}
         for name, formula in (*rules.vars, *(c.vars if c is not None else ())):
             try:
                 env[name] = formula.evaluate(env)  # type: ignore[assignment]

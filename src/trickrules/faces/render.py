@@ -179,6 +179,8 @@ def rules_text(game: GameLike, trump: str | None = None) -> str:
     ends = []
     if m.target:
         ends.append(f"when a side reaches {m.target}")
+    if m.end_when:
+        ends.append(f"when {m.end_when} for a side")
     if m.deals:
         ends.append(f"after {m.deals} deal{'' if m.deals == 1 else 's'}")
     lowest = "; the lowest score wins" if m.winner == "lowest" else ""

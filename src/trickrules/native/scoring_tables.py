@@ -319,6 +319,8 @@ def export(game: Game, b: Builder) -> None:
     rules = t.rules
     if rules.external:
         raise Unsupported("scoring variables a mechanism gives (scoring.external)")
+    if rules.bids.end_when is not None:
+        raise Unsupported("a match that ends by a rule of its own (match.end_when)")
     used = set(game.scoring.player_names) & set(ENGINE_ONLY_PLAYER_VARS)
     if used:
         raise Unsupported(f"the player variables {', '.join(sorted(used))}")

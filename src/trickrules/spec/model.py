@@ -510,6 +510,9 @@ class MatchSpec(Sealed):
     #: When the match ends: added to each winning side that reached ``target``, and taken from each
     #: other side at or below the mercy threshold.
     win_bonus: int = 0
+    #: A formula checked for each side after every deal, over the counters carried and the scores:
+    #: when it holds for some side, the match ends (``""``: no such rule).
+    end_when: str = ""
 
 
 @frozen
@@ -524,6 +527,9 @@ class OptionSpec(Sealed):
     choices: tuple[str, ...]
     doc: str = ""
     changes: FrozenMap[str, tuple[str, ...]] = field(factory=FrozenMap)
+    #: At its default choice (which changes nothing) the option is left out of the resolved spec, so of a log's
+    #: header and of the fingerprint: for an option added to a game whose logs were recorded before it existed.
+    omit_default: bool = False
 
 
 @frozen

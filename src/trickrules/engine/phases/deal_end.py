@@ -3,8 +3,8 @@
 A deal ends after its last trick, when the contract's ``end_when`` stops the
 play, when a declined late announcement ends it, or (thrown in) when
 everyone passed and the rules redeal to the next dealer. The match ends at
-its target score, at the mercy threshold, or after its number of deals, with
-the spec's tie-break; :mod:`trickrules.engine.carry` carries the counters
+its target score, at the mercy threshold, when ``match.end_when`` holds for a
+side, or after its number of deals, with the spec's tie-break; :mod:`trickrules.engine.carry` carries the counters
 from deal to deal and adds the bonus for winning the match.
 """
 
@@ -124,6 +124,8 @@ def _match_winners(state: State, match: MatchInfo, d: DealInfo) -> tuple[int, ..
     mercy = rules.bids.mercy_threshold
     if mercy is not None and min(totals) <= mercy:  # the mercy rule: a side fell to the threshold
         done = True
+    if rules.bids.end_when is not None and _ends_by_rule(state, match, d):
+        done = True
     # "played_out": past the agreed number, deals go on until one ends with the pot empty.
     if (
         rules.match_deals
@@ -139,3 +141,25 @@ def _match_winners(state: State, match: MatchInfo, d: DealInfo) -> tuple[int, ..
     if len(leaders) > 1 and rules.tie_break is TieBreak.EXTRA_DEAL:
         return ()
     return tuple(sorted(s for g in leaders for s in g))
+
+
+def _ends_by_rule(state: State, match: MatchInfo, d: DealInfo) -> bool:
+    """Whether ``match.end_when`` holds for some side after deal ``d`` (``match``: its counters and scores after it)."""
+    game = state.game
+    end_when = game.rules.bids.end_when
+    assert end_when is not None
+    names = game.scoring.counter_names
+    scores = match.scores
+    for group in game.tables.groups:
+        others = [s for s in range(game.players) if s not in group]
+        env: dict[str, int | bool] = {
+            "score": scores[group[0]],
+            "opp_score": max((scores[s] for s in others), default=0),
+            "deal": d.number,
+        }
+        for name, values in zip(names, match.counters, strict=True):
+            env[name] = values[group[0]]
+            env[f"opp_{name}"] = max((values[s] for s in others), default=0)
+        if evaluate_in_deal(end_when, env, d.number):
+            return True
+    return False
