@@ -92,15 +92,11 @@ def test_the_option_loads_by_name_and_duplicate_stays_the_default() -> None:
     duplicate = trickrules.load("bridge")
     assert duplicate.rules.bids.counters == ()
     assert duplicate.rules.match_deals == 4
-    # At its default the option is left out of the resolved spec (omit_default): the game, its fingerprint
-    # and its logs' headers are what they were before the option existed.
-    assert "scoring" not in duplicate.options
-    assert "scoring" not in duplicate.spec.options
+    # The option is listed like any other, and the log's header says which scoring was played.
+    assert duplicate.options["scoring"] == "duplicate"
     assert duplicate.fingerprint == trickrules.load("bridge", {"scoring": "duplicate"}).fingerprint
-    header = EventLog.from_state(duplicate.new_match(seed=1)).header
-    assert "scoring" not in dict(header.options)
+    assert dict(EventLog.from_state(duplicate.new_match(seed=1)).header.options)["scoring"] == "duplicate"
     assert dict(EventLog.from_state(rubber.new_match(seed=1)).header.options)["scoring"] == "rubber"
-    assert rubber.spec.options["scoring"].omit_default
     assert rubber.fingerprint != duplicate.fingerprint
 
 
@@ -391,10 +387,3 @@ def test_vulnerability_when_makes_a_side_vulnerable_by_its_counters(tmp_path: ob
 def test_a_bad_vulnerability_formula_is_refused(tmp_path: object, when: str, words: str) -> None:
     with pytest.raises(SpecError, match=words):
         trickrules.load(_bridge_with(tmp_path, f"{_COUNTER}[mechanisms.vulnerability]\nwhen = {when}\n"))
-
-
-def test_omit_default_needs_a_default_that_changes_nothing(tmp_path: object) -> None:
-    extra = '[options.quiet]\ndefault = "a"\nomit_default = true\n[options.quiet.choices.a]\nmatch.deals = 2\n'
-    extra += "[options.quiet.choices.b]\n"
-    with pytest.raises(SpecError, match="must change nothing"):
-        trickrules.load(_bridge_with(tmp_path, extra))

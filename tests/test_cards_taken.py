@@ -68,6 +68,15 @@ external = ["captured", "king_last", "pagat_last", "kings_taken", "trula_taken"]
 [scoring.vars]
 kings = "0"
 trula = "0"
+[[bidding.announcements]]
+name = "kings"
+contracts = ["three", "two", "one"]
+[[bidding.announcements]]
+name = "trula"
+contracts = ["three", "two", "one"]
+[[bidding.announcements]]
+name = "pagat_ultimo"
+contracts = ["three", "two", "one"]
 [[scoring.outcomes]]
 name = "valat won"
 when = "opp_tricks == 0"
@@ -77,13 +86,26 @@ when = "tricks == 0"
 """
 
 
-def _played(game: trickrules.Game, seed: int) -> State:
-    """A random one-deal match to its end (the same choices in any reading: the rules of play are the same)."""
+def _played(game: trickrules.Game, seed: int, announce: str = "") -> State:
+    """A one-deal match to its end, played alike in any reading, with the announcement given.
+
+    A bid of one, two or three where one is offered (random bids climb to the valats, which have no bonuses),
+    else random bids and cards.
+    """
     rng = random.Random(seed)
     state = game.new_match(seed=seed)
     while not state.is_terminal:
-        state = state.apply(rng.choice(state.legal_actions()))
+        legal = [str(a) for a in state.legal_actions()]
+        if any(a.startswith("announce ") for a in legal):
+            state = state.apply(announce if announce in legal else "pass")
+            continue
+        games = [a for a in legal if a in ("bid three", "bid two", "bid one")]
+        state = state.apply(rng.choice(games) if games else rng.choice(legal))
     return state
+
+
+def _outcome(state: State) -> str:
+    return next(e for _, e in reversed(state.entries()) if isinstance(e, DealScored)).outcome
 
 
 def _scores(state: State) -> list[int]:
@@ -124,3 +146,26 @@ def test_a_bad_section_is_refused(tmp_path: Path) -> None:
     )
     with pytest.raises(SpecError, match=r"mechanisms\.cards_taken\.sets\.kings_taken: 'ZZ' is not a card"):
         trickrules.load(path)
+
+
+def test_an_announced_bonus_counts_double_and_is_lost_double() -> None:
+    rules = trickrules.load("tarok", {"bonuses": "rules"})
+    outcomes = set()
+    for seed in range(1000):
+        silent = _played(rules, seed)
+        announced = _played(rules, seed, "announce kings")
+        d = silent.deal
+        contract = rules.rules.contracts[d.contract].name if d.contract is not None else ""
+        if contract not in ("three", "two", "one") or d.declarer is None:
+            continue
+        kings = taken(silent, KINGS, d.number)
+        assert kings == taken(announced, KINGS, d.number)  # the same play: only the announcement differs
+        if "valat" in _outcome(silent):
+            continue  # a valat is scored in place of the game and its bonuses
+        mine, theirs = kings[d.declarer], sum(kings) - kings[d.declarer]
+        single = 10 if mine == 4 else -10 if theirs == 4 else 0
+        double = 20 if mine == 4 else -20
+        delta = _scores(announced)[d.declarer] - _scores(silent)[d.declarer]
+        assert delta == double - single, (seed, kings)
+        outcomes.add("made" if mine == 4 else "lost")
+    assert outcomes == {"made", "lost"}

@@ -431,17 +431,16 @@ def _apply_options(raw: dict[str, Any], chosen: Mapping[str, str], where: str) -
         path = f"options.{name}"
         if not isinstance(option, dict) or not isinstance(option.get("choices"), dict):
             raise SpecError(f"{where}: {path}: expected a table with 'default' and 'choices'.")
-        extra = sorted(set(option) - {"default", "choices", "doc", "changes", "omit_default", "remove"})
+        extra = sorted(set(option) - {"default", "choices", "doc", "changes", "remove"})
         if extra:
             raise SpecError(
                 f"{where}: {path}: unknown key {', '.join(map(repr, extra))} "
-                "(an option has default, choices, doc, changes and omit_default)."
+                "(an option has default, choices, doc and changes)."
             )
         choices = option["choices"]
         default = option.get("default")
         if not isinstance(default, str) or default not in choices:
             raise SpecError(f"{where}: {path}.default: expected one of {sorted(choices)}, found {default!r}.")
-        omit = _omit_default(option, default, f"{where}: {path}")
         choice = chosen.get(name, default)
         if choice not in choices:
             raise SpecError(f"{where}: option {name!r} has no choice {_short(choice)} (choices: {', '.join(choices)}).")
@@ -452,38 +451,17 @@ def _apply_options(raw: dict[str, Any], chosen: Mapping[str, str], where: str) -
             result = merge(result, patch)
         except MergeError as exc:
             raise SpecError(f"{where}: {path}.choices.{choice}: {exc}") from None
-        if omit and choice == default:
-            continue  # at its default the option is as if the spec had none: its logs and fingerprint unchanged
         final_choices[name] = choice
         summary[name] = {
             "default": default,
             "choices": list(choices),
             "doc": option.get("doc", ""),
             "changes": option.get("changes", {}),
-            **({"omit_default": True} if omit else {}),
         }
     result = dict(result)
     result["options"] = summary
     result["chosen"] = final_choices
     return result
-
-
-def _omit_default(option: Mapping[str, Any], default: str, where: str) -> bool:
-    """The raw option's ``omit_default`` (``where`` names the option), refused unless its default changes nothing.
-
-    An option added to a game after logs of it were recorded says ``omit_default = true``: at its default choice
-    it is left out of the resolved spec (``options``, ``chosen``), so the game's fingerprint and its logs' headers
-    are what they were before the option existed, and those logs still replay and compare.
-    """
-    omit = option.get("omit_default", False)
-    if type(omit) is not bool:
-        raise SpecError(f"{where}.omit_default: expected true or false, found {omit!r}.")
-    if omit and option["choices"][default] != {}:
-        raise SpecError(
-            f"{where}.omit_default: the default choice {default!r} must change nothing "
-            "(at its default the option is left out of the spec, as if it had none)."
-        )
-    return omit
 
 
 def load_spec(name_or_path: str | Path, options: Mapping[str, object] | None = None) -> Spec:

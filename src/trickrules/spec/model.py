@@ -527,9 +527,6 @@ class OptionSpec(Sealed):
     choices: tuple[str, ...]
     doc: str = ""
     changes: FrozenMap[str, tuple[str, ...]] = field(factory=FrozenMap)
-    #: At its default choice (which changes nothing) the option is left out of the resolved spec, so of a log's
-    #: header and of the fingerprint: for an option added to a game whose logs were recorded before it existed.
-    omit_default: bool = False
 
 
 @frozen

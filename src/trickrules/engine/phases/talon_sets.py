@@ -160,7 +160,7 @@ def talon_params(t: Tables) -> TalonParams:
     if found is not None and found[0] is t:
         return found[1]
     section = t.mechanism_sections[PHASE]
-    known = {"sets", "never", "last_resort", "shown"}
+    known = {"sets", "never", "last_resort", "shown", "before"}  # before: where the game's sequence places it
     for key in section:
         if key not in known:
             raise _section_error(key, f"not a key of this section (known: {', '.join(sorted(known))}).")
