@@ -20,6 +20,7 @@ from trickrules.engine.phases.discard import Discard
 from trickrules.engine.phases.doubling_auction import AuctionView, CallMade, ContractMade
 from trickrules.engine.phases.exchange import ExchangeView, exchange
 from trickrules.engine.phases.passing import Passing, PassingView
+from trickrules.engine.phases.talon_sets import TalonSetsView
 from trickrules.engine.phases.tricks_bid import BidsView, bids
 from trickrules.engine.values import Phase
 
@@ -106,6 +107,12 @@ def v_shown(view: View) -> set[str]:
         if callable(found):
             shown |= {code for hand in found().values() for code in hand}
     return shown
+
+
+def v_talon(view: View) -> set[str]:
+    """The cards of a talon laid out face up in sets (every seat sees them once they are laid out)."""
+    part = view.part(TalonSetsView)
+    return {code for group in part.sets for code in group} if part is not None else set()
 
 
 def v_calls(view: View) -> set[str]:

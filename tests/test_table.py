@@ -239,6 +239,7 @@ class _Watcher:
         public |= {move.partition(" ")[2] for move in view.legal}  # a card to call names no holder
         public |= parts.v_shown(view)  # a hand laid face up for every seat (the dummy's)
         public |= parts.v_calls(view)  # the calls of a doubling auction ("bid 2H" names a bid, not the card)
+        public |= parts.v_talon(view)  # a talon laid out face up in sets
         hidden = {code for s in range(state.game.players) if s != seat for code in state.hand(s)} - public
         words = set(re.findall(r"[A-Za-z0-9]+", shown))
         assert not hidden & words, f"seat {seat} was shown {sorted(hidden & words)} of another hand:\n{shown}"
