@@ -11,6 +11,7 @@ from __future__ import annotations
 import attrs
 
 from trickrules import State, View
+from trickrules.engine.events import Dealt, TrickWon
 from trickrules.engine.mechanism import seat_views
 from trickrules.engine.phases.announce import AnnouncementsView
 from trickrules.engine.phases.auction import auction
@@ -198,3 +199,16 @@ def v_announced(view: View) -> tuple[str, ...]:
     """The announcements made, as the view shows them."""
     part = view.part(AnnouncementsView)
     return part.announced if part is not None else ()
+
+
+def tricks_of_deal(state: State, deal: int) -> list[TrickWon]:
+    """The ``trick`` events of deal ``deal`` of the match that led to ``state``, from its log, in order."""
+    found: list[TrickWon] = []
+    current = -1
+    for _, event in state.entries():
+        if isinstance(event, Dealt):
+            current = event.deal
+        elif isinstance(event, TrickWon) and current == deal:
+            found.append(event)
+    return found
+

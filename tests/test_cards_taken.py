@@ -15,9 +15,10 @@ from pathlib import Path
 
 import pytest
 
+import parts
 import trickrules
 from trickrules import SpecError, State
-from trickrules.engine.events import DealScored, TrickWon
+from trickrules.engine.events import DealScored
 from trickrules.engine.scoring import deal_facts
 
 KINGS = {"KH", "KD", "KS", "KC"}
@@ -27,14 +28,8 @@ TRULA = {"IT", "XXIT", "SkT"}
 def taken(state: State, cards: set[str], deal: int | None = None) -> list[int]:
     """How many of ``cards`` each seat took in the tricks of deal ``deal`` (default: the current one), from the log."""
     counts = [0] * state.game.players
-    deal = state.deal.number if deal is None else deal
-    current = -1
-    for _, event in state.entries():
-        number = getattr(event, "deal", None)
-        if type(event).__name__ == "Dealt" and isinstance(number, int):
-            current = number
-        elif isinstance(event, TrickWon) and current == deal:
-            counts[event.seat] += len(cards & set(event.cards))
+    for trick in parts.tricks_of_deal(state, state.deal.number if deal is None else deal):
+        counts[trick.seat] += len(cards & set(trick.cards))
     return counts
 
 

@@ -15,9 +15,9 @@ from fractions import Fraction
 
 import pytest
 
+import parts
 import trickrules
 from trickrules import ArgumentError, State
-from trickrules.engine.events import TrickWon
 from trickrules.search import Solution, solve
 from trickrules.spec.loader import bundled_names
 
@@ -53,15 +53,7 @@ def positions(name: str, cards: int = CARDS_LEFT, count: int = POSITIONS) -> lis
 
 def tricks_of(state: State, deal: int) -> list[int]:
     """The winners of deal ``deal``'s tricks, from the log."""
-    winners: list[int] = []
-    current = -1
-    for _, event in state.entries():
-        number = getattr(event, "deal", None)
-        if type(event).__name__ == "Dealt" and isinstance(number, int):
-            current = number
-        elif isinstance(event, TrickWon) and current == deal:
-            winners.append(event.seat)
-    return winners
+    return [trick.seat for trick in parts.tricks_of_deal(state, deal)]
 
 
 def minimax(root: State, state: State, side: frozenset[int], measure: str) -> int | Fraction:

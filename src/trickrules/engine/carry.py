@@ -21,7 +21,7 @@ from trickrules.spec.formula import to_int
 if TYPE_CHECKING:
     from trickrules.engine.state import GameLike
 
-__all__ = ["carried_counters", "match_bonus"]
+__all__ = ["carried_counters", "match_bonus", "match_variables"]
 
 
 def carried_counters(game: GameLike, match: MatchInfo, d: DealInfo, tally: Tally) -> tuple[tuple[int, ...], ...]:
@@ -69,3 +69,23 @@ def match_bonus(game: GameLike, match: MatchInfo, events: list[tuple[Actor, Even
             scores[seat] += points
         events.append((DEALER, Awarded(side, points, reason)))
     return evolve(match, scores=tuple(scores))
+
+
+def match_variables(game: GameLike, match: MatchInfo, group: tuple[int, ...], number: int) -> dict[str, int | bool]:
+    """A side's variables of the match as it stands: its score and counters, the others' highest, the deal's number.
+
+    ``score`` and each counter's name are the side's (its first seat's), ``opp_score`` and ``opp_<name>`` the
+    highest of the other seats'; formulas over the match's standing read them (``match.end_when``, a vulnerability
+    by ``when``).
+    """
+    others = [s for s in range(game.players) if s not in group]
+    scores = match.scores
+    env: dict[str, int | bool] = {
+        "score": scores[group[0]],
+        "opp_score": max((scores[s] for s in others), default=0),
+        "deal": number,
+    }
+    for name, values in zip(game.scoring.counter_names, match.counters, strict=True):
+        env[name] = values[group[0]]
+        env[f"opp_{name}"] = max((values[s] for s in others), default=0)
+    return env

@@ -11,7 +11,7 @@ from deal to deal and adds the bonus for winning the match.
 from __future__ import annotations
 
 from trickrules.compile.modes import MatchWinner, PotAtEnd, TieBreak
-from trickrules.engine.carry import carried_counters, match_bonus
+from trickrules.engine.carry import carried_counters, match_bonus, match_variables
 from trickrules.engine.evaluation import evaluate_in_deal
 from trickrules.engine.events import POT, DealScored, Event, MatchEnded, paid
 from trickrules.engine.phases.deal import MAX_START, MAX_START_TEXT, dealing, start_deal
@@ -148,18 +148,5 @@ def _ends_by_rule(state: State, match: MatchInfo, d: DealInfo) -> bool:
     game = state.game
     end_when = game.rules.bids.end_when
     assert end_when is not None
-    names = game.scoring.counter_names
-    scores = match.scores
-    for group in game.tables.groups:
-        others = [s for s in range(game.players) if s not in group]
-        env: dict[str, int | bool] = {
-            "score": scores[group[0]],
-            "opp_score": max((scores[s] for s in others), default=0),
-            "deal": d.number,
-        }
-        for name, values in zip(names, match.counters, strict=True):
-            env[name] = values[group[0]]
-            env[f"opp_{name}"] = max((values[s] for s in others), default=0)
-        if evaluate_in_deal(end_when, env, d.number):
-            return True
-    return False
+    groups = game.tables.groups
+    return any(evaluate_in_deal(end_when, match_variables(game, match, g, d.number), d.number) for g in groups)
