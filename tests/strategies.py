@@ -321,12 +321,11 @@ def card_locations(state: State) -> list[int]:
     turned = parts.turned(state)
     if turned is not None and (state.phase == "discard" or parts.discarded(state)):
         stock &= ~(1 << turned)
-    widow = state.part("widow")  # the widow taken up (into the hand) or left for a game from hand (won)
+    widow = state.part("widow")  # the widow taken up (into the hand), or left as it lies for a game from hand
     if widow is not None:
-        if widow.taken or widow.hand:
+        if widow.taken:
             stock &= ~widow.cards
-        if not widow.done:  # its discards join the declarer's cards won when the discard is done
-            masks.append(widow.discarded)
+        masks.append(widow.discarded)  # face down, out of the hand: they count for the declarer in the scoring
     talon = state.part("talon_sets")  # the talon laid out in sets: one taken into the hand, then discards
     if talon is not None and talon.taken and d.contract is not None:
         size = talon_params(state.game.tables).set_size[d.contract]

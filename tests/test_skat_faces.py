@@ -73,3 +73,28 @@ def test_simulate_falls_back_to_the_engine_once_with_the_same_results(name: str,
     engine = trickrules.simulate(name, 40, seed=5, bots="random", native=False)
     assert native.to_data() == again.to_data() == engine.to_data()
     assert native.statistics.deals >= 40
+
+
+def test_no_seat_sees_the_skat_as_played() -> None:
+    """The skat counts for the declarer, but no trick took it: it is not among the cards every view shows played.
+
+    (It was: the widow added the discards, or the skat of a game from hand, to the tally's cards won.)
+    """
+    game = trickrules.load("skat")
+    for hand in (False, True):
+        state = game.new_match(seed=4, dealer=2).apply("bid 18").apply("hold").apply("pass").apply("pass")
+        if hand:
+            skat = set(game.tables.codes_of(state.part("widow").cards))
+            state = state.apply("hand")
+        else:
+            state = state.apply("pickup")
+            first = state.hand(0)[0]
+            state = state.apply(f"discard {first}")
+            second = state.hand(0)[0]
+            state = state.apply(f"discard {second}")
+            skat = {first, second}
+        while state.phase != "play":
+            state = state.apply(state.legal_actions()[0])
+        state = state.apply(state.legal_actions()[0])
+        for seat in range(3):
+            assert not skat & set(View.from_state(state, seat).played), (hand, seat)

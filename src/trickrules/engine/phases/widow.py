@@ -5,9 +5,10 @@ mechanism registered with :func:`trickrules.engine.mechanism.register`, asked
 just before the play, or before the phase the section's ``before`` names).
 Once the declarer is known, the declarer takes up the widow, the stock the
 packets leave undealt, and discards as many cards, one ``discard CARD`` at a
-time, face down. The cards discarded count for the declarer's side: they are
-added to the declarer's cards won (``Tally.won``), so the scoring variables
-``card_points`` and ``points`` count them, as they count no trick.
+time, face down. The cards discarded count for the declarer's side: the
+mechanism's facts give them as cards he took (``won``), so the scoring
+variables ``card_points`` and ``points`` count them, as they count no trick;
+they stay out of the tally's cards won, which every seat sees as played.
 
 Keys of the section:
 
@@ -41,7 +42,7 @@ from trickrules.engine.events import HIDDEN, Event, MechanismEvent
 from trickrules.engine.loop import advance, moved
 from trickrules.engine.mechanism import Mechanism, listed, not_legal, register
 from trickrules.engine.state import State
-from trickrules.engine.values import DEALER, Actor, DealInfo, MatchInfo, Tally, evolve, with_part
+from trickrules.engine.values import DEALER, Actor, DealInfo, MatchInfo, evolve, with_part
 from trickrules.errors import SpecError
 
 if TYPE_CHECKING:
@@ -167,12 +168,20 @@ def _due(state: State, d: DealInfo) -> int | None:
 
 
 def _facts(game: GameLike, d: DealInfo) -> Mapping[str, object]:
-    """Whether the declarer plays from hand (``hand``), and the widow among the cards he holds (``holds``)."""
+    """What the widow tells the scoring: ``hand``, ``holds`` and ``won``.
+
+    Whether the declarer plays from hand (``hand``), the widow among the cards he holds (``holds``), and among
+    those he took (``won``): his discards, or the widow left as it lies in a game from hand. They count for him
+    in the scoring, but no trick took them: they are not in the tally's cards won, which every seat sees played.
+    """
     record = widow_of(game, d)
     holds = [0] * game.players
+    won = [0] * game.players
     if d.declarer is not None:
         holds[d.declarer] = record.cards
-    return {"hand": record.hand, "holds": tuple(holds)}
+        if record.done:
+            won[d.declarer] = record.cards if record.hand else record.discarded
+    return {"hand": record.hand, "holds": tuple(holds), "won": tuple(won)}
 
 
 def _offered(state: State) -> list[Action]:
@@ -193,12 +202,6 @@ def _why(state: State, action: Action, actions: tuple[Action, ...]) -> str:
     return f"{not_legal(state, action)}: the declarer discards a card of his hand and the widow (legal: {legal})."
 
 
-def _won(tally: Tally, seat: int, cards: int) -> Tally:
-    won = list(tally.won)
-    won[seat] |= cards
-    return evolve(tally, won=tuple(won))
-
-
 def _step(state: State, action: Action) -> State:
     game = state.game
     seat = state.to_move
@@ -210,7 +213,7 @@ def _step(state: State, action: Action) -> State:
     if action.verb == "hand":
         d = with_part(state.deal, slot, evolve(record, hand=True, done=True))
         events.append((seat, WidowChoice(seat, True)))
-        return advance(state, d, events, _won(state.tally, seat, record.cards))
+        return advance(state, d, events)
     taken = WidowTaken(seat, game.tables.codes_of(record.cards))
     if action.verb == "pickup":
         events += [(seat, WidowChoice(seat, False)), (DEALER, taken)]
@@ -230,7 +233,7 @@ def _step(state: State, action: Action) -> State:
     after = State(game, s.phase, seat, tuple(hands), (), s.leader, d, s.tally, s.match, s.history)
     if not done:
         return moved(after, WIDOW, seat, d, events)
-    return advance(after, d, events, _won(s.tally, seat, record.discarded))
+    return advance(after, d, events)
 
 
 def _view(state: State, seat: int) -> WidowView:
