@@ -131,6 +131,10 @@ def test_the_sampler_reads_only_a_seats_log() -> None:
         sample_worlds(EventLog.from_state(state), 1)
     with pytest.raises(ArgumentError, match="known must be"):
         sample_worlds(state, 1)  # type: ignore[arg-type]
+    full = EventLog.from_state(state)
+    forged = attrs.evolve(full, header=attrs.evolve(full.header, seat=0))  # every hand, labelled as one seat's
+    with pytest.raises(ArgumentError, match="cannot see"):
+        sample_worlds(forged, 1)
     with pytest.raises(ArgumentError, match="view must be seat 0"):
         sample_worlds(EventLog.from_state(state).for_seat(0), 1, view=View.from_state(state, 1))
     with pytest.raises(ArgumentError, match="n must be"):

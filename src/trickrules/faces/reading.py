@@ -76,6 +76,11 @@ class SeatLog:
             raise ArgumentError(
                 "known must be one seat's view of a log (log.for_seat(seat)): a full log holds every hand."
             )
+        if header.seed is not None or known.for_seat(header.seat).entries != known.entries:
+            raise ArgumentError(
+                f"known claims to be seat {header.seat}'s log but shows what that seat cannot see "
+                "(the seed, or another seat's hidden cards); pass log.for_seat(seat)."
+            )
         if game is None:
             game = load(header.game, dict(header.options))
         if game.fingerprint != header.fingerprint:

@@ -1,29 +1,22 @@
-"""Worlds consistent with what one seat knows: the hidden cards filled in, sampled exactly uniformly.
+"""Worlds consistent with what one seat knows: the hidden cards filled in, drawn exactly uniformly.
 
-:func:`sample_worlds` reads a seat's log (``EventLog.for_seat(seat)``, or the
-log of a state read through it) and returns full states of the
-match, one per world: the deals dealt as the world has them and every
-action of the log replayed, so that each world, seen from the seat, is the
-seat's own log again. The sampler never reads anything but that per-seat
-log, so it cannot see a card the seat could not know.
+:func:`sample_worlds` reads a seat's log (``EventLog.for_seat(seat)``; for
+a state, ``EventLog.from_state(state).for_seat(seat)``), and optionally the
+seat's view, and returns full states of the match, one per world: the deals
+as the world has them and every action of the log replayed, so that each
+world, seen from the seat, is the seat's own log again. The sampler reads
+nothing else, so no world depends on a card the seat could not know.
 
-What it infers, deal by deal (``docs/search.md`` lists it with its limits):
-
-- where each card is, as a *route* (:mod:`trickrules.faces.routes`): the
-  place it was dealt to and the moves it took after (passes, gifts,
-  discards, a widow or a talon set taken up, the turned card taken);
-- every card the seat saw (its hand, cards played, received, exposed,
-  taken up face up, a turned card);
-- the play's duties, from the engine's own legality
-  (:func:`trickrules.engine.phases.play.play_mask`, every duty and every
-  mechanism's ``narrow``): for a card ``c`` another seat played, the cards
-  ``x`` for which ``c`` is illegal from the two-card hand ``{c, x}`` form its
-  *forbidden set*, and the hand then held none of them;
-- a decision other than a card whose legality needs cards in the hand (a
-  meld declared): the cards without which it is illegal were held.
-
-The worlds are counted exactly and drawn uniformly over the assignments of
-routes (each world equally likely; see ``WS1`` in ``docs/decisions.md``).
+:class:`WorldSampler` reads the log step by step
+(:class:`~trickrules.faces.reading.SeatLog` gathers each deal's facts),
+keeping one world consistent with what it has read so far: in that world's
+state just before another seat's decision it asks the engine what the
+decision says of the seat's hand (:mod:`trickrules.faces.probes`), and where
+no world drawn from the facts replays a step it searches for the card whose
+place decides it. The worlds are then counted and drawn by card classes
+(:mod:`trickrules.faces.knowledge`, :mod:`trickrules.faces.routes`), each
+equally likely (``WS1`` in ``docs/decisions.md``). ``docs/search.md`` lists
+what is read and its limits.
 """
 
 from __future__ import annotations
@@ -80,6 +73,7 @@ class WorldSampler(SeatLog):
         self._learn()
 
     def _learn(self) -> None:
+        """Read the log step by step, keeping a world that replays it so far to ask the rules in."""
         rng = random.Random(0x5A3)
         self._fills: dict[int, str] = {}
         self._stacks: dict[int, Stacked] = {}
