@@ -56,7 +56,7 @@ def _same_view(name: str, world: State, state: State, seat: int) -> bool:
 
 
 @pytest.mark.parametrize("name", GAMES)
-@settings(max_examples=scaled(6, 30))
+@settings(max_examples=scaled(6, 30), derandomize=True)  # the same positions every run (docs/search.md: Limits)
 @given(
     seed=st.integers(0, 2**32 - 1),
     pass_bias=st.sampled_from([0.0, 0.5, 0.8, 0.95]),

@@ -11,6 +11,8 @@ and legal-card mask (every compiled duty and every mechanism's ``narrow``).
 
 from __future__ import annotations
 
+import random
+
 from trickrules.engine.actions import Action
 from trickrules.engine.phases.play import play_mask
 from trickrules.engine.state import State
@@ -18,6 +20,9 @@ from trickrules.engine.values import evolve
 from trickrules.faces.knowledge import DealFacts, bits
 
 __all__ = ["forbidden", "legal", "needs", "swapped", "swapped_dealt", "with_hand"]
+
+#: How many hands of the right size check the cards a decision needs.
+_HANDS = 4
 
 
 def with_hand(state: State, seat: int, hand: int, dealt: bool = False) -> State:
@@ -83,6 +88,11 @@ def forbidden(before: State, seat: int, card: int) -> list[int]:
     return out
 
 
+def _needed(before: State, seat: int, action: Action, hand: int) -> set[int]:
+    """The cards of ``hand`` (with which ``action`` is legal) without any one of which it is not."""
+    return {x for x in bits(hand) if not legal(before, seat, hand & ~(1 << x), action)}
+
+
 def needs(before: State, seat: int, action: Action, d: DealFacts, i: int) -> None:
     """What another seat's decision other than a card says of its hand then (entry ``i``), added to ``d``.
 
@@ -92,7 +102,10 @@ def needs(before: State, seat: int, action: Action, d: DealFacts, i: int) -> Non
     together (a king is not called holding every king), they were not all
     held. Where it is legal with every card not yet played in the hand (or
     with all but one, which was then not held), the cards without any one of
-    which it is not were held (Quadrille's casco and its two black aces).
+    which it is not were held (Quadrille's casco and its two black aces),
+    checked on a few hands of the seat's hand size made of those cards and
+    others drawn at random (a queen is called holding every king, not every
+    queen).
     Where it is not, the smallest hands of one or two cards it is legal with
     are looked for: where there is exactly one, its cards were held (a meld).
     """
@@ -121,9 +134,18 @@ def needs(before: State, seat: int, action: Action, d: DealFacts, i: int) -> Non
             d.not_at.append((barred[0], seat, i))
             base &= ~(1 << barred[0])
     if legal(before, seat, base, action):
-        for x in bits(base):
-            if not legal(before, seat, base & ~(1 << x), action):
-                d.at.append((x, seat, i))
+        needed = _needed(before, seat, action, base)
+        # A hand of every card may be legal for a reason of its own (every king and every queen held): the
+        # cards needed are those needed in hands of the right size too, made of them and cards drawn at random.
+        size = before.hands[seat].bit_count()
+        others = [x for x in cards if x not in needed]
+        rng = random.Random(i)
+        for _ in range(_HANDS):
+            hand = sum(1 << x for x in needed) | sum(1 << x for x in rng.sample(others, max(0, size - len(needed))))
+            if legal(before, seat, hand, action):
+                needed &= _needed(before, seat, action, hand)
+        for x in sorted(needed):
+            d.at.append((x, seat, i))
         return
     small = [1 << x for x in cards if legal(before, seat, 1 << x, action)]
     if not small:

@@ -289,7 +289,23 @@ class SeatLog:
                 d.not_via.append((x, gid))
 
     def _needs(self, before: State, i: int, seat: int, d: DealFacts) -> None:
-        """A decision other than a card: what it says of the hand then (:func:`~trickrules.faces.probes.needs`)."""
+        """A decision other than a card: what it says of the hand then (:func:`~trickrules.faces.probes.needs`).
+
+        The facts are kept only where they hold of the world's hand when the
+        decision is legal with it, and leave some world: a rule that is not
+        of the form they assume (each card needed, or barred, or a few not
+        all held) gives none, rather than wrong ones.
+        """
         action = action_of(self.game, self.entries[i].event)
-        if action is not None and before.to_move == seat:
-            needs(before, seat, action, d, i)
+        if action is None or before.to_move != seat:
+            return
+        marks = (len(d.at), len(d.not_at), len(d.not_all))
+        needs(before, seat, action, d, i)
+        hand = before.hands[seat]
+        wrong = legal(before, seat, hand, action) and (
+            any(not hand >> x & 1 for x, _, _ in d.at[marks[0] :])
+            or any(hand >> x & 1 for x, _, _ in d.not_at[marks[1] :])
+            or any(all(hand >> x & 1 for x in cards) for cards, _, _ in d.not_all[marks[2] :])
+        )
+        if wrong or (marks != (len(d.at), len(d.not_at), len(d.not_all)) and d.count() == 0):
+            del d.at[marks[0] :], d.not_at[marks[1] :], d.not_all[marks[2] :]

@@ -54,6 +54,8 @@ class SamplerError(TrickrulesError, RuntimeError):
 
 #: How many facts the sampler may read by search (:meth:`WorldSampler._search`) before it gives up on a step.
 _SEARCHES = 12
+#: How many worlds a search for a called card's holder draws for each seat it may have been with.
+_PARTNER_TRIES = 4
 #: How many steps back a search for a missed fact looks (the step that did not replay, and those before it).
 _BACK = 16
 
@@ -316,10 +318,44 @@ class WorldSampler(SeatLog):
             latest, first = trail[-1] if trail else (None, failed)
             if latest is not None and self._search(latest, first, failed, self.deals[self.deal_of[act]], act, True):
                 return
+            if self._partner_search(self.deals[self.deal_of[act]], failed):
+                return
         raise SamplerError(
             f"seat {self.seat}'s log, event {act}: no world consistent with the facts read so far replays it "
             "(a rule the sampler does not read)"
         )
+
+    def _partner_search(self, d: DealFacts, failed: int) -> bool:
+        """Where who holds a called card (the partner, fixed when it was called) decides step ``failed``.
+
+        For each seat the called card may have been with when it was called,
+        worlds with it there are drawn and replayed up to that step; the seats
+        for which none of a few does were not the partner (a fact, added to
+        ``d``). The alliance's tricks, say, open an announcement or not.
+        """
+        rng = random.Random(failed)
+        for card, when in d.called.items():
+            fits: list[int] = []
+            seats = [p for p in range(self.players) if p != self.seat]
+            for p in seats:
+                d.at.append((card, p, when))
+                if d.count() and any(self._replays_from_start(d, failed, rng) for _ in range(_PARTNER_TRIES)):
+                    fits.append(p)
+                d.at.pop()
+            if fits and len(fits) < len(seats):
+                d.not_at.extend((card, p, when) for p in seats if p not in fits)
+                return True
+        return False
+
+    def _replays_from_start(self, d: DealFacts, last: int, rng: random.Random) -> bool:
+        """Whether a world drawn anew for deal ``d`` (the others as they are) replays the log to step ``last``."""
+        self._stacks[d.shuffle] = self._stack(d, self._sample_deal(d, rng, fills=True), rng)
+        state = self._apply(None, 0, seed=1)
+        for k in range(1, last + 1):
+            if state is None:
+                return False
+            state = self._apply(state, k)
+        return state is not None
 
     def _replays(self, state: State | None, first: int, last: int) -> bool:
         for k in range(first, last + 1):
