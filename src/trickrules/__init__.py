@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from trickrules.engine.state import State
     from trickrules.engine.values import Phase
     from trickrules.faces.simulate import Simulation, simulate
+    from trickrules.faces.worlds import sample_worlds
     from trickrules.records.eventlog import EventLog
     from trickrules.records.replay import replay, replay_file
     from trickrules.records.view import View
@@ -51,6 +52,7 @@ _LAZY = {
     "State": "trickrules.engine.state",
     "Simulation": "trickrules.faces.simulate",
     "simulate": "trickrules.faces.simulate",
+    "sample_worlds": "trickrules.faces.worlds",
     "EventLog": "trickrules.records.eventlog",
     "replay": "trickrules.records.replay",
     "replay_file": "trickrules.records.replay",
@@ -84,6 +86,7 @@ __all__ = [
     "load_spec",
     "replay",
     "replay_file",
+    "sample_worlds",
     "simulate",
     "solve",
 ]
