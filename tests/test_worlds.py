@@ -27,14 +27,9 @@ from trickrules import EventLog, Game, State, View
 from trickrules.engine.events import CardPlayed, Dealt, records_action
 from trickrules.engine.phases.play import play_mask
 from trickrules.errors import ArgumentError
-from trickrules.faces.probes import forbidden
-from trickrules.faces.worlds import WorldSampler, sample_worlds, weighted_worlds
 from trickrules.records.replay import action_of
-
-#: Games whose ``View.played`` shows cards no trick holds: the widow's cards counted as the declarer's
-#: (``Tally.won``), discards included, which every seat's view lists. The worlds give back every other
-#: field of the view; ``test_the_views_played_leaks_the_skat`` keeps the leak in sight.
-PLAYED_LEAKS = frozenset({"skat", "skat-openspiel"})
+from trickrules.search.probes import forbidden
+from trickrules.search.worlds import WorldSampler, sample_worlds, weighted_worlds
 
 
 def _position(game: Game, seed: int, pass_bias: float, stop: int) -> State:
@@ -49,10 +44,7 @@ def _position(game: Game, seed: int, pass_bias: float, stop: int) -> State:
 
 
 def _same_view(name: str, world: State, state: State, seat: int) -> bool:
-    mine, theirs = View.from_state(world, seat), View.from_state(state, seat)
-    if name in PLAYED_LEAKS:
-        mine, theirs = attrs.evolve(mine, played=()), attrs.evolve(theirs, played=())
-    return mine == theirs
+    return View.from_state(world, seat) == View.from_state(state, seat)
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -104,8 +96,8 @@ def test_tarok_worlds_with_the_talon_laid_out(options: dict[str, str]) -> None:
     assert kinds["talon_discard"]
 
 
-@pytest.mark.xfail(strict=True, reason="View.played lists the skat's discards to every seat (Tally.won)")
-def test_the_views_played_leaks_the_skat() -> None:
+def test_worlds_give_back_the_skat_players_whole_view() -> None:
+    """Every field of the view, ``played`` included (it listed the skat to every seat: decisions M28.7)."""
     game = short_game("skat")
     for seed in range(12):
         state = _position(game, seed, 0.5, 200)

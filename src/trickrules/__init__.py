@@ -35,11 +35,11 @@ if TYPE_CHECKING:
     from trickrules.engine.state import State
     from trickrules.engine.values import Phase
     from trickrules.faces.simulate import Simulation, simulate
-    from trickrules.faces.worlds import sample_worlds
     from trickrules.records.eventlog import EventLog
     from trickrules.records.replay import replay, replay_file
     from trickrules.records.view import View
     from trickrules.search.solve import Solution, solve
+    from trickrules.search.worlds import sample_worlds
     from trickrules.spec.loader import bundled_names, load_spec
     from trickrules.spec.model import Spec
 
@@ -52,7 +52,7 @@ _LAZY = {
     "State": "trickrules.engine.state",
     "Simulation": "trickrules.faces.simulate",
     "simulate": "trickrules.faces.simulate",
-    "sample_worlds": "trickrules.faces.worlds",
+    "sample_worlds": "trickrules.search.worlds",
     "EventLog": "trickrules.records.eventlog",
     "replay": "trickrules.records.replay",
     "replay_file": "trickrules.records.replay",

@@ -1,7 +1,7 @@
 """What a seat's log says of the hidden cards of each deal, read event by event.
 
 :class:`SeatLog` reads one seat's log (``EventLog.for_seat(seat)``) into
-the facts of each deal (:class:`~trickrules.faces.knowledge.DealFacts`):
+the facts of each deal (:class:`~trickrules.search.knowledge.DealFacts`):
 the seat's own hand, the turned card, each card played and where it was,
 the moves of cards (passes, gifts, discards, a widow or a talon taken up,
 each a group of moves; the cards the seat saw take them), cards received,
@@ -9,8 +9,8 @@ an exposed hand, the talon's cards and order, a called card's holder. What
 the rules say of another seat's decisions (the play's forbidden sets, the
 cards a bid or a meld needs, the card a hidden move may not be) is asked of
 the engine in a world's state just before the decision
-(:meth:`SeatLog._probe`, :mod:`trickrules.faces.probes`); the sampler
-(:mod:`trickrules.faces.worlds`) keeps that world.
+(:meth:`SeatLog._probe`, :mod:`trickrules.search.probes`); the sampler
+(:mod:`trickrules.search.worlds`) keeps that world.
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ from trickrules.engine.events import (
 from trickrules.engine.game import load
 from trickrules.engine.phases import action_of
 from trickrules.engine.phases.dummy import HandExposed
+from trickrules.engine.phases.open_hand import HandOpened
 from trickrules.engine.phases.talon_gifts import TalonCardWon
 from trickrules.engine.phases.talon_sets import DRAW as TALON_ORDER
 from trickrules.engine.phases.talon_sets import SetTaken, TalonDiscarded, TalonSetsView, arrangement_index
@@ -44,11 +45,11 @@ from trickrules.engine.phases.widow import WidowDiscarded, WidowTaken
 from trickrules.engine.state import GameLike, State
 from trickrules.engine.values import evolve
 from trickrules.errors import ArgumentError
-from trickrules.faces.knowledge import JUST, PENDING, DealFacts, MoveGroup
-from trickrules.faces.probes import forbidden, legal, needs
 from trickrules.records.eventlog import EventLog
 from trickrules.records.logcodec import LogEntry
 from trickrules.records.view import View
+from trickrules.search.knowledge import JUST, PENDING, DealFacts, MoveGroup
+from trickrules.search.probes import forbidden, legal, needs
 
 __all__ = ["ARRANGE", "SeatLog"]
 
@@ -251,7 +252,7 @@ class SeatLog:
                     if g.dst == self.seat and g.src != self.seat and g.time > d.start:
                         d.via.append((c, gid))
                         break
-        elif isinstance(ev, HandExposed):
+        elif isinstance(ev, HandExposed | HandOpened):  # a hand laid face up: the dummy's, an open game's
             for code in ev.cards:
                 d.at.append((self.index[code], ev.seat, i))
         elif isinstance(ev, PartnerRevealed):
@@ -289,7 +290,7 @@ class SeatLog:
                 d.not_via.append((x, gid))
 
     def _needs(self, before: State, i: int, seat: int, d: DealFacts) -> None:
-        """A decision other than a card: what it says of the hand then (:func:`~trickrules.faces.probes.needs`).
+        """A decision other than a card: what it says of the hand then (:func:`~trickrules.search.probes.needs`).
 
         The facts are kept only where they hold of the world's hand when the
         decision is legal with it, and leave some world: a rule that is not

@@ -1,6 +1,6 @@
 """The engine's own rules asked about hands that were not dealt: what a seat's decision says of its cards.
 
-The sampler (:mod:`trickrules.faces.worlds`) keeps a world consistent with
+The sampler (:mod:`trickrules.search.worlds`) keeps a world consistent with
 what it has read of a seat's log; in that world's state just before another
 seat acted, it asks the engine whether the action would have been legal with
 hands made up. These are those questions: the play's forbidden sets
@@ -17,7 +17,7 @@ from trickrules.engine.actions import Action
 from trickrules.engine.phases.play import play_mask
 from trickrules.engine.state import State
 from trickrules.engine.values import evolve
-from trickrules.faces.knowledge import DealFacts, bits
+from trickrules.search.knowledge import DealFacts, bits
 
 __all__ = ["forbidden", "legal", "needs", "swapped", "swapped_dealt", "with_hand"]
 

@@ -1,6 +1,6 @@
 """Counting and sampling the ways hidden cards can lie, exactly, by dynamic programming over card classes.
 
-The sampler (:mod:`trickrules.faces.worlds`) states what a seat knows of a
+The sampler (:mod:`trickrules.search.worlds`) states what a seat knows of a
 deal as *routes*: a route is where a card was dealt (a seat's hand, or the
 cards no hand was dealt) and the moves it then took (a pass, a discard, a
 widow taken up), and each card has the set of routes it may have taken.

@@ -3,10 +3,10 @@
 A card's *route* is the place it was dealt to (a seat's hand, or the cards
 no hand was dealt) and the groups of moves it took after (a pass, a gift, a
 discard face down, a widow taken up). :class:`DealFacts` holds a deal's
-places and groups and the facts the sampler (:mod:`trickrules.faces.worlds`)
+places and groups and the facts the sampler (:mod:`trickrules.search.worlds`)
 read about its cards; :meth:`DealFacts.problem` turns them into each card's
 allowed routes and the counters the routes use, a
-:class:`~trickrules.faces.routes.RouteProblem`, which counts and draws the
+:class:`~trickrules.search.routes.RouteProblem`, which counts and draws the
 worlds by card classes. The facts that are not one card's own (some cards
 were not all in one hand) are counted by inclusion and exclusion and drawn
 by refusing the worlds that break them (:meth:`DealFacts.count`,
@@ -21,7 +21,7 @@ import random
 import attrs
 from attrs import define, field, frozen
 
-from trickrules.faces.routes import RouteProblem
+from trickrules.search.routes import RouteProblem
 
 __all__ = ["JUST", "PENDING", "TRANSIT", "DealFacts", "MoveGroup", "Route", "bits"]
 

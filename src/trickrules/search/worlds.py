@@ -8,13 +8,13 @@ world, seen from the seat, is the seat's own log again. The sampler reads
 nothing else, so no world depends on a card the seat could not know.
 
 :class:`WorldSampler` reads the log step by step
-(:class:`~trickrules.faces.reading.SeatLog` gathers each deal's facts),
+(:class:`~trickrules.search.reading.SeatLog` gathers each deal's facts),
 keeping one world consistent with what it has read so far: in that world's
 state just before another seat's decision it asks the engine what the
-decision says of the seat's hand (:mod:`trickrules.faces.probes`), and where
+decision says of the seat's hand (:mod:`trickrules.search.probes`), and where
 no world drawn from the facts replays a step it searches for the card whose
 place decides it. The worlds are then counted and drawn by card classes
-(:mod:`trickrules.faces.knowledge`, :mod:`trickrules.faces.routes`), each
+(:mod:`trickrules.search.knowledge`, :mod:`trickrules.search.routes`), each
 equally likely (``WS1`` in ``docs/decisions.md``). ``docs/search.md`` lists
 what is read and its limits.
 """
@@ -39,11 +39,11 @@ from trickrules.engine.phases.widow import WidowTaken
 from trickrules.engine.state import GameLike, State
 from trickrules.engine.values import Stacked, evolve
 from trickrules.errors import ArgumentError, TrickrulesError
-from trickrules.faces.knowledge import JUST, DealFacts, Route, bits
-from trickrules.faces.probes import swapped, swapped_dealt, with_hand
-from trickrules.faces.reading import ARRANGE, SeatLog
 from trickrules.records.eventlog import EventLog
 from trickrules.records.view import View
+from trickrules.search.knowledge import JUST, DealFacts, Route, bits
+from trickrules.search.probes import swapped, swapped_dealt, with_hand
+from trickrules.search.reading import ARRANGE, SeatLog
 
 __all__ = ["SamplerError", "WorldSampler", "sample_worlds", "weighted_worlds"]
 
