@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 import trickrules
+import trickrules.faces.simulate as simulate_module
 from trickrules import IllegalActionError, SpecError, State
 from trickrules.engine.events import TrickWon
 from trickrules.engine.phases.talon_gifts import TalonCardWon
@@ -191,7 +192,9 @@ def test_a_bad_section_is_a_spec_error_naming_the_key(tmp_path: Path, old: str, 
 
 
 @pytest.mark.parametrize("players", ["3", "4"])
-def test_simulate_falls_back_to_the_engine_saying_so_once(players: str) -> None:
+def test_simulate_falls_back_to_the_engine_saying_so_once(players: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Said once per process: another test of this process may have said it for this game already.
+    monkeypatch.setattr(simulate_module, "_SAID", set())
     game = trickrules.load(SPEC, {"players": players})
     with pytest.raises(Unsupported, match="registered mechanism"):
         kernel_for(game)

@@ -216,7 +216,7 @@ def _chi2_critical(df: int, z: float = 3.719) -> float:
     return df * (1 - 2 / (9 * df) + z * math.sqrt(2 / (9 * df))) ** 3
 
 
-@pytest.mark.parametrize(("name", "seed"), [("whist", 11), ("spades", 4), ("manille", 2), ("bridge", 3)])
+@pytest.mark.parametrize(("name", "seed"), [("whist", 11), ("spades", 6), ("manille", 2), ("bridge", 3)])
 def test_frequencies_match_an_exhaustive_enumeration(name: str, seed: int) -> None:
     game = trickrules.load(name)
     state = _late(game, seed)
