@@ -52,7 +52,7 @@ def test_the_heuristic_bot_only_chooses_legal_actions(name: str) -> None:
 
 def test_the_bots_keep_their_interface() -> None:
     game = trickrules.load("whist")
-    assert set(BOTS) == {"random", "heuristic"}
+    assert set(BOTS) == {"random", "heuristic", "determinized", "ismcts"}  # the search bots since issue 29
     assert [type(b) for b in make_bots(game, "random", seed=1)] == [RandomBot] * 4
     assert [type(b) for b in make_bots(game, "heuristic", seed=1)] == [HeuristicBot] * 4
     with pytest.raises(ValueError, match="unknown bot 'clever'"):

@@ -23,6 +23,7 @@ from trickrules.engine.phases.tricks_bid import BidsView
 from trickrules.engine.state import GameLike
 from trickrules.errors import TrickrulesError
 from trickrules.faces.random_bot import Bot, RandomBot
+from trickrules.faces.search_bots import DeterminizedBot, IsmctsBot
 from trickrules.faces.strain_calls import AUCTION, strain_call
 from trickrules.records.view import View
 from trickrules.spec.formula import Formula, Number
@@ -585,10 +586,14 @@ class HeuristicBot:
 
 #: The bots by name, as the CLI offers them.
 BOTS: dict[str, Callable[[GameLike, int], Bot]] = {"random": RandomBot, "heuristic": HeuristicBot}
+BOTS |= {"determinized": DeterminizedBot, "ismcts": IsmctsBot}  # the search bots (faces/search_bots.py)
 
 
 def make_bots(game: GameLike, kind: str, seed: int = 0) -> list[Bot]:
-    """One bot of ``kind`` per seat, each with its own seed."""
-    if kind not in BOTS:
-        raise ValueError(f"unknown bot {kind!r} (bots: {', '.join(BOTS)})")
-    return [BOTS[kind](game, seed * 16 + seat + 1) for seat in range(game.rules.players)]
+    """A bot per seat, each with its own seed: ``kind`` for every seat, or one per seat (``"ismcts,heuristic,..."``)."""
+    kinds = kind.split(",") if "," in kind else [kind] * game.rules.players
+    if unknown := [k for k in kinds if k not in BOTS]:
+        raise ValueError(f"unknown bot {unknown[0]!r} (bots: {', '.join(BOTS)})")
+    if len(kinds) != game.rules.players:
+        raise ValueError(f"{len(kinds)} bots named for {game.rules.players} seats: {kind!r}")
+    return [BOTS[k](game, seed * 16 + seat + 1) for seat, k in enumerate(kinds)]

@@ -173,9 +173,12 @@ def _cmd_play(args: argparse.Namespace) -> int:
         args.deals = len(start.deals)
     # No seed given: a secret one, printed so that the match can be played again.
     seed = args.seed if args.seed is not None else secrets.randbits(128)
+    try:
+        players = make_bots(game, args.bots, seed)
+    except ValueError as exc:
+        raise ArgumentError(f"--bots: {exc}") from None
     out = Stdout()
     out.line(f"{game.title}: seed {seed}, {args.bots} bots")
-    players = make_bots(game, args.bots, seed)
     table = (
         Table(game, args.seat, seed, players, max_deals=args.deals, dealer=dealer, deals=deals)
         if args.seat is not None
@@ -373,7 +376,11 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("game", help=f"a bundled game ({games}) or a spec file")
     p.add_argument("--seed", type=int, default=None, help="the match seed (default: a secret 128-bit one, printed)")
     p.add_argument("--deals", type=int, default=None, help="stop after this many deals")
-    p.add_argument("--bots", choices=sorted(BOTS), default="heuristic")
+    p.add_argument(
+        "--bots",
+        default="heuristic",
+        help=f"one of {', '.join(BOTS)} for every seat, or one per seat separated by commas (ismcts,heuristic,...)",
+    )
     p.add_argument("--log", help="write the event log (JSON Lines) to this file")
     p.add_argument("--force", action="store_true", help="replace the file --log names if it exists")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from trickrules.engine.state import GameLike, State
 from trickrules.faces.bots import Bot
-from trickrules.records.view import View
+from trickrules.faces.random_bot import decide
 
 __all__ = ["play_match"]
 
@@ -43,7 +43,7 @@ def play_match(
     while not state.is_terminal and (max_deals is None or state.match.deals_done < max_deals):
         seat = state.chooser
         assert seat is not None
-        state = state.apply(players[seat].choose(View.from_state(state, seat)))
+        state = state.apply(decide(players[seat], state, seat))
         if on_step is not None:
             on_step(state)
     return state

@@ -8,10 +8,11 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
-from trickrules.engine.state import GameLike
+from trickrules.engine.state import GameLike, State
+from trickrules.records.eventlog import EventLog
 from trickrules.records.view import View
 
-__all__ = ["Bot", "RandomBot"]
+__all__ = ["Bot", "RandomBot", "decide"]
 
 
 class Bot(Protocol):
@@ -32,3 +33,18 @@ class RandomBot:
     def choose(self, view: View) -> str:
         """A legal action at random."""
         return view.legal[self._rng.randrange(len(view.legal))]
+
+
+def decide(bot: Bot, state: State, seat: int) -> str:
+    """``bot``'s action for ``seat`` at ``state``, from what the seat knows and nothing else.
+
+    A bot that searches (it has ``choose_known(view, log)``) is given the seat's view and its log
+    (``EventLog.from_state(state).for_seat(seat)``); any other bot the view alone.
+    """
+    view = View.from_state(state, seat)
+    known = getattr(bot, "choose_known", None)
+    if known is None or len(view.legal) == 1:
+        return bot.choose(view)
+    text: str = known(view, EventLog.from_state(state).for_seat(seat))
+    return text
+

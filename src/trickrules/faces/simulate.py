@@ -47,8 +47,8 @@ from trickrules.engine.values import Phase
 from trickrules.errors import ArgumentError
 from trickrules.faces.bots import BOTS, Bot
 from trickrules.faces.pool import WorkerLost, kill_hook
+from trickrules.faces.random_bot import decide
 from trickrules.faces.stats import Estimate, Statistics, StatisticsCounter, merge_all
-from trickrules.records.view import View
 
 __all__ = [
     "BLOCK",
@@ -189,7 +189,7 @@ def play_simulation_match(
             legal = state.legal_actions()
             action = legal[int(rng.random() * len(legal))]
         else:
-            action = bot.choose(View.from_state(state, seat))
+            action = decide(bot, state, seat)
         state = state.apply(action)
         actions += 1
         if state.match.deals_done != done:

@@ -57,6 +57,7 @@ from trickrules.engine.state import GameLike, State
 from trickrules.engine.values import Phase
 from trickrules.errors import ArgumentError, IllegalActionError
 from trickrules.faces.bots import Bot
+from trickrules.faces.random_bot import decide
 from trickrules.faces.render import describe_event, in_print_order
 from trickrules.faces.stops import Stopped, signal_name
 from trickrules.records.view import View
@@ -160,7 +161,7 @@ class Table:
                     if not self._turn():
                         return self.state
                 else:
-                    self._advance(self.state.apply(self.bots[seat].choose(View.from_state(self.state, seat))))
+                    self._advance(self.state.apply(decide(self.bots[seat], self.state, seat)))
         except KeyboardInterrupt as stop:  # Ctrl-C (or SIGHUP, SIGTERM): leave as quit does, without a traceback
             self.stopped = stop
             how = "\nInterrupted: you" if not isinstance(stop, Stopped) else f"\nStopped by {signal_name(stop)}: you"

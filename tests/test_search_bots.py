@@ -1,0 +1,91 @@
+"""The search bots (determinized and information-set MCTS): every phase of every game, from what the seat knows.
+
+They play a whole deal of every bundled game, the bidding included, and decide from their seat's knowledge alone.
+
+The second test is the one issue 29 asks for: a bot's decision, replayed on a world in which the hidden
+cards are reshuffled consistently with the seat's log (drawn by the sampler), is the same for the same
+seed. A bot that peeked at the true hands would choose differently in some of them.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import trickrules
+from trickrules import ArgumentError, EventLog, State, View
+from trickrules.faces.bots import make_bots
+from trickrules.faces.match import play_match
+from trickrules.faces.random_bot import Bot, RandomBot, decide
+from trickrules.faces.search_bots import DeterminizedBot, IsmctsBot
+from trickrules.search.worlds import sample_worlds
+from trickrules.spec.loader import bundled_names
+
+
+@pytest.mark.parametrize("name", bundled_names())
+def test_the_search_bots_play_a_whole_deal_and_its_log_replays(name: str) -> None:
+    game = trickrules.load(name)
+    bots: list[Bot] = [RandomBot(game, seat) for seat in range(game.players)]
+    bots[0] = DeterminizedBot(game, seed=1, worlds=2, playouts=1)
+    bots[1] = IsmctsBot(game, seed=2, playouts=6)
+    final = play_match(game, bots, seed=5, max_deals=1)
+    assert final.match.deals_done == 1
+    assert trickrules.replay(EventLog.from_state(final), partial=not final.is_terminal) == final
+
+
+def _positions(name: str, count: int) -> list[State]:
+    """Seeded random positions at a decision with a choice (the bidding included)."""
+    game = trickrules.load(name)
+    found = []
+    for seed in range(100):
+        rng = random.Random(seed)
+        state = game.new_match(seed=seed)
+        stop = rng.randrange(2, 30)
+        for _ in range(stop):
+            if state.is_terminal or state.deal.number:
+                break
+            state = state.apply(rng.choice(state.legal_actions()))
+        if not state.is_terminal and len(state.legal_actions()) > 1:
+            found.append(state)
+        if len(found) == count:
+            return found
+    pytest.fail(f"{name}: too few positions")
+
+
+@pytest.mark.parametrize("name", ["whist", "quadrille", "hearts", "skat", "bridge"])
+def test_a_decision_is_the_same_in_every_world_the_seat_cannot_tell_apart(name: str) -> None:
+    decided = reshuffled = 0
+    for state in _positions(name, 4):
+        seat = state.chooser
+        assert seat is not None
+        known = EventLog.from_state(state).for_seat(seat)
+        for bot_class in (DeterminizedBot, IsmctsBot):
+            bot = bot_class(state.game, 7)
+            mine = decide(bot, state, seat)
+            for world in sample_worlds(known, 3, view=View.from_state(state, seat), seed=3):
+                reshuffled += world.hands != state.hands
+                again = decide(bot_class(state.game, 7), world, seat)
+                assert again == mine, (name, bot_class.__name__, seat)
+            decided += 1
+    assert decided == 8
+    assert reshuffled > 0  # the worlds hid the true hands in some cases: the test can tell a bot that peeks
+
+
+def test_bots_are_named_per_seat() -> None:
+    game = trickrules.load("whist")
+    bots = make_bots(game, "ismcts,heuristic,determinized,random", seed=1)
+    assert [type(b).__name__ for b in bots] == ["IsmctsBot", "HeuristicBot", "DeterminizedBot", "RandomBot"]
+    with pytest.raises(ValueError, match="3 bots named for 4 seats"):
+        make_bots(game, "ismcts,heuristic,random")
+    with pytest.raises(ValueError, match="unknown bot 'mcts'"):
+        make_bots(game, "mcts,heuristic,random,random")
+
+
+def test_a_search_bot_needs_its_seats_log() -> None:
+    game = trickrules.load("whist")
+    state = game.new_match(seed=1)
+    with pytest.raises(ArgumentError, match="decides from its seat's log too"):
+        IsmctsBot(game).choose(View.from_state(state, state.chooser or 0))
+    with pytest.raises(ArgumentError, match="playouts must be 1 or more"):
+        IsmctsBot(game, playouts=0)
