@@ -54,10 +54,12 @@ class Stopped(KeyboardInterrupt):
 
 
 class _Held:
-    """Whether stops wait (how deep in :func:`held_signals`), and the first one that came meanwhile."""
+    """Whether stops wait (how deep in :func:`held_signals`), the first one that came meanwhile, and whose they are."""
 
     depth = 0
     pending: int | None = None
+    #: The process that set the handlers: a worker forked from it inherits them until it sets its own.
+    owner = os.getpid()
 
 
 def _stop_for(signum: int) -> KeyboardInterrupt:
@@ -65,6 +67,11 @@ def _stop_for(signum: int) -> KeyboardInterrupt:
 
 
 def _stop(signum: int, frame: FrameType | None) -> None:
+    if os.getpid() != _Held.owner:  # a forked worker not yet past its own set-up: the signal does what it says
+        if signum != signal.SIGINT:  # Ctrl-C is the command's to act on; SIGTERM and SIGHUP end the worker
+            signal.signal(signum, signal.SIG_DFL)
+            os.kill(os.getpid(), signum)
+        return
     if _Held.depth:
         if _Held.pending is None:
             _Held.pending = signum
@@ -96,6 +103,7 @@ def stop_signals() -> Iterator[None]:
         yield
         return
     previous = {}
+    _Held.owner = os.getpid()
     if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
         previous[signal.SIGINT] = signal.signal(signal.SIGINT, _stop)
     for signum in _SIGNALS:
