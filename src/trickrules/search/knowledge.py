@@ -23,7 +23,7 @@ from attrs import define, field, frozen
 
 from trickrules.search.routes import RouteProblem
 
-__all__ = ["JUST", "PENDING", "TRANSIT", "DealFacts", "MoveGroup", "Route", "bits"]
+__all__ = ["JUST", "PENDING", "TRANSIT", "DealFacts", "MoveGroup", "Route"]
 
 #: A group's arrival not known yet (passed cards before everyone has passed).
 PENDING = 1 << 62
@@ -33,16 +33,6 @@ TRANSIT = -1
 JUST = 0.1
 #: How many worlds a draw may refuse for breaking a fact on several cards before it gives up.
 REJECTIONS = 10_000
-
-
-def bits(mask: int) -> list[int]:
-    """The cards of a mask, lowest first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 @define

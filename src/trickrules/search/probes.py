@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import random
 
+from trickrules.compile.cards import bits
 from trickrules.engine.actions import Action
 from trickrules.engine.phases.play import play_mask
 from trickrules.engine.state import State
 from trickrules.engine.values import evolve
-from trickrules.search.knowledge import DealFacts, bits
+from trickrules.search.knowledge import DealFacts
 
 __all__ = ["forbidden", "legal", "needs", "swapped", "swapped_dealt", "with_hand"]
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+from trickrules.compile.cards import bits
 from trickrules.engine.actions import Action
 from trickrules.engine.events import (
     HIDDEN,
@@ -41,7 +42,7 @@ from trickrules.engine.values import Stacked, evolve
 from trickrules.errors import ArgumentError, TrickrulesError
 from trickrules.records.eventlog import EventLog
 from trickrules.records.view import View
-from trickrules.search.knowledge import JUST, DealFacts, Route, bits
+from trickrules.search.knowledge import JUST, DealFacts, Route
 from trickrules.search.probes import swapped, swapped_dealt, with_hand
 from trickrules.search.reading import ARRANGE, SeatLog
 
