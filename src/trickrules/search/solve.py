@@ -18,6 +18,15 @@ Two measures:
   counts against). In a game of two sides whose payments cancel, twice what
   the root's side gains.
 - ``"tricks"``: the tricks the root's side has taken when the deal ends.
+- ``"points"``: the card points of the cards the root's side has taken in
+  tricks when the deal ends (the cards' points of the spec's deck).
+
+For the measures ``"tricks"`` and ``"points"`` the search runs on the
+kernel (:mod:`trickrules.native.dd`: equivalent cards searched once, sure
+tricks counted, a transposition table keyed by the cards' places in their
+suits) wherever the game's play fits it
+(:func:`~trickrules.search.native_solve.why_not_native`), and through the
+engine elsewhere; both give the same values.
 
 >>> import trickrules
 >>> from trickrules.search import solve
@@ -46,11 +55,12 @@ from trickrules.engine.scoring import sides_of_deal
 from trickrules.engine.state import State
 from trickrules.engine.values import evolve
 from trickrules.errors import ArgumentError
+from trickrules.search.native_solve import native_values, why_not_native
 
 __all__ = ["MEASURES", "Solution", "solve"]
 
-#: What a solution measures: the deal's effect on the scores, or the tricks of the root's side.
-MEASURES = ("score", "tricks")
+#: What a solution measures: the deal's effect on the scores, the tricks or the card points of the root's side.
+MEASURES = ("score", "tricks", "points")
 
 Value = int | Fraction
 
@@ -83,14 +93,15 @@ class Solution:
         raise ArgumentError(f"{text!r} is not one of the legal actions ({', '.join(a for a, _ in self.values)}).")
 
 
-def solve(state: State, measure: str = "score", max_nodes: int | None = None) -> Solution:
+def solve(state: State, measure: str = "score", max_nodes: int | None = None, native: bool = True) -> Solution:
     """The exact value of each legal action at ``state`` if every hand were known, to the end of its deal.
 
     ``state`` is a full state (every hand known to the engine) at a seat's
-    decision in the play of a deal. ``measure`` is ``"score"`` or
-    ``"tricks"`` (the module's docstring says what each counts).
+    decision in the play of a deal. ``measure`` is ``"score"``,
+    ``"tricks"`` or ``"points"`` (the module's docstring says what each counts).
     ``max_nodes`` bounds the positions searched: a search that would pass it
     stops with an :class:`~trickrules.errors.ArgumentError` saying so.
+    ``native=False`` searches through the engine even where the kernel could.
     """
     if measure not in MEASURES:
         raise ArgumentError(f"measure must be one of {', '.join(MEASURES)}, found {measure!r}.")
@@ -102,6 +113,9 @@ def solve(state: State, measure: str = "score", max_nodes: int | None = None) ->
         raise ArgumentError(f"solve() searches the play of a deal; this state is in its {state.phase!r} phase.")
     seat = state.chooser
     side = _side_of(state, seat)
+    if native and why_not_native(state, measure) is None:
+        found, nodes = native_values(state, side, measure, max_nodes)
+        return Solution(seat, side, measure, found, nodes)
     search = _Search(state, side, measure, max_nodes)
     values = tuple((str(a), search.exact(state.apply(a), state)) for a in state.legal_actions())
     return Solution(seat, side, measure, values, search.nodes)
@@ -141,7 +155,8 @@ class _Search:
         self.nodes = 0
         self.max_nodes = max_nodes
         self.table: dict[_Key, tuple[Value | None, Value | None]] = {}
-        self.leaf: Callable[[State, State], Value] = self._tricks if measure == "tricks" else self._score
+        leaves = {"tricks": self._tricks, "points": self._points, "score": self._score}
+        self.leaf: Callable[[State, State], Value] = leaves[measure]
         self.lowest = root.game.spec.match.winner == "lowest"
         n = root.game.players
         self.others = tuple(s for s in range(n) if s not in self.side)
@@ -207,6 +222,16 @@ class _Search:
             if isinstance(event, TrickWon) and len(winners) < event.number:
                 winners.append(event.seat)
         return sum(1 for w in winners if w in self.side)
+
+    def _points(self, parent: State, state: State) -> Value:
+        """The card points of the cards the root's side took in the deal."""
+        worth = self.root.game.tables.cards.points
+        won = list(parent.tally.won)
+        for event in state.last_events:
+            if isinstance(event, TrickWon) and len(parent.tally.winners) < event.number:
+                for card in event.cards:
+                    won[event.seat] |= 1 << self.root.game.tables.cards.card(card)
+        return sum(worth[c] for s in self.side for c in range(len(worth)) if (won[s] >> c) & 1)
 
     def _score(self, parent: State, state: State) -> Value:
         """The mean score change of the root's side less that of the others, a higher score being better."""

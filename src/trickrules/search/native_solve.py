@@ -1,0 +1,188 @@
+"""The solver on the kernel: an engine state's play searched natively, and a double-dummy table.
+
+:func:`native_values` gives what :func:`~trickrules.search.solve.solve`
+gives for the measures ``"tricks"`` and ``"points"``, from the kernel's
+search (:mod:`trickrules.native.dd`), where :func:`why_not_native` finds
+nothing in the way: the game's play rules fit the kernel's tables, and no
+mechanism changes the play (chooses a trick's winner, narrows the legal
+cards, or moves cards after a trick where points are counted) or ends it
+early. :func:`trick_table` is the double-dummy table of a deal: for every
+seat as declarer (the next seat leads) and every trump key, the tricks its
+side takes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from trickrules.engine.game import Game
+from trickrules.engine.state import GameLike, State
+from trickrules.errors import ArgumentError
+from trickrules.native import dd
+from trickrules.native import layout as L
+from trickrules.native import tables as T
+from trickrules.native.engine_arrays import to_arrays
+from trickrules.native.play import play_card
+
+__all__ = ["native_arrays", "native_values", "play_tables", "trick_table", "why_not_native"]
+
+Array = npt.NDArray[np.int64]
+
+_TABLES: dict[str, Array | str] = {}
+_WORK: list[dd.Workspace] = []
+
+
+def play_tables(game: GameLike) -> Array | str:
+    """The kernel's tables of ``game``'s play (built once per game), or why the kernel cannot hold them."""
+    key = game.fingerprint
+    found = _TABLES.get(key)
+    if found is None:
+        b = T.Builder()
+        try:
+            T.export_core(game.tables, b)
+            found = b.array()
+        except T.Unsupported as error:
+            found = str(error)
+        _TABLES[key] = found
+    return found
+
+
+def why_not_native(state: State, measure: str) -> str | None:
+    """Why the kernel cannot search this state's play for ``measure`` (``None``: it can)."""
+    if measure not in ("tricks", "points"):
+        return f"the measure {measure!r} is the engine's"
+    tables = play_tables(state.game)
+    if isinstance(tables, str):
+        return tables
+    game = state.game
+    assert isinstance(game, Game)
+    for name, m in game.mechanisms.items():
+        if m.narrow is not None or m.trick_winner is not None:
+            return f"the mechanism {name!r} changes the play"
+        if m.on_trick is not None and measure == "points" and name != "open_hand":
+            return f"the mechanism {name!r} moves cards after a trick"
+    d = state.deal
+    if d.contract is not None and game.tables.rules.contracts[d.contract].end_when is not None:
+        return "the contract may end the play early"
+    if d.trump is None:
+        return "no trump is set"
+    return None
+
+
+def _workspace() -> dd.Workspace:
+    if not _WORK:
+        _WORK.append(dd.workspace())
+    return _WORK[0]
+
+
+def native_arrays(state: State, side: Sequence[int]) -> tuple[Array, int]:
+    """The state as the kernel's array, the called card's holder made its partner; the side as a mask."""
+    st = to_arrays(state)
+    called = int(st[L.CALLED])
+    if called >= 0 and st[L.PARTNER] < 0:
+        for seat, hand in enumerate(state.hands):
+            if (hand >> called) & 1:
+                st[L.PARTNER] = seat
+    return st, sum(1 << s for s in side)
+
+
+def _taken(state: State, side: Sequence[int], points: bool) -> int:
+    """What ``side`` has taken in the deal so far: tricks, or card points."""
+    tally = state.tally
+    if not points:
+        return sum(1 for w in tally.winners if w in side)
+    worth = state.game.tables.cards.points
+    return sum(worth[c] for s in side for c in range(len(worth)) if (tally.won[s] >> c) & 1)
+
+
+def native_values(
+    state: State, side: Sequence[int], measure: str, max_nodes: int | None = None
+) -> tuple[tuple[tuple[str, int], ...], int]:
+    """Each legal card's value for ``side`` (taken so far and to come), and the positions searched."""
+    tables = play_tables(state.game)
+    assert not isinstance(tables, str)
+    points = measure == "points"
+    st, mask = native_arrays(state, side)
+    p = dd.prepare(tables, st, points)
+    work = _workspace()
+    work.clear(max_nodes or 0)
+    base = _taken(state, side, points)
+    codes = state.game.tables.cards
+    seat = int(st[L.TO_MOVE])
+    values = []
+    for action in state.legal_actions():
+        card = codes.card(action.arg)
+        child = st.copy()
+        before = int(child[L.TRICKS_PLAYED])
+        play_card(tables, child, seat, card)
+        gain = 0
+        if child[L.TRICKS_PLAYED] > before:
+            winner = int(child[L.WINNERS + before])
+            if (mask >> winner) & 1:
+                taken = 0
+                for i in range(int(st[L.TRICK_N]) + 1):
+                    taken |= 1 << int(child[L.TRICK + i])
+                gain = dd.points_of(p, taken) if points else 1
+        rest = dd.search(tables, child, p, work.tt, work.buf, work.counters, mask, -dd.INF, dd.INF)
+        if work.counters[dd.C_OVER]:
+            raise ArgumentError(f"the search passed max_nodes={max_nodes} positions.")
+        values.append((str(action), base + gain + int(rest)))
+    return tuple(values), int(work.counters[dd.C_NODES])
+
+
+def trick_table(game: GameLike, hands: Sequence[int]) -> dict[tuple[int, int], int]:
+    """The double-dummy table of a deal: ``(declarer, trump key) -> tricks`` of the declarer's side.
+
+    ``hands``: each seat's cards as a mask of deck indices. The seat after the declarer leads; the
+    sides are the game's fixed teams. Every trump key the game has (a suit, or no trump) is searched.
+    """
+    tables = play_tables(game)
+    if isinstance(tables, str):
+        raise ArgumentError(f"the kernel cannot search this game's play: {tables}.")
+    t = game.tables
+    n = game.players
+    if len(hands) != n or not t.rules.teams:
+        raise ArgumentError("trick_table() needs a hand per seat and a game of fixed partnerships.")
+    tricks = min(h.bit_count() for h in hands)
+    work = _workspace()
+    out: dict[tuple[int, int], int] = {}
+    team = t.rules.teams
+    for row, key in enumerate(sorted(t.trumps)):
+        work.clear()
+        st = np.zeros(L.ST_SIZE, dtype=np.int64)
+        for seat, hand in enumerate(hands):
+            st[L.HANDS + seat] = T.word(hand)
+        st[L.TRUMP_ROW] = row
+        st[L.TRUMP] = key
+        st[L.TRICKS] = tricks
+        for name in ("CALLED", "PARTNER", "DECLARER", "CONTRACT"):
+            st[getattr(L, name)] = L.NONE
+        p = dd.prepare(tables, st, False)
+        guess = tricks // 2
+        first = team[0]  # every search counts for one side, so that they share the table's entries
+        mask = sum(1 << s for s in first)
+        for declarer in range(n):
+            if len(team) > 2:
+                first = next(g for g in team if declarer in g)
+                mask = sum(1 << s for s in first)
+                work.clear()
+            leader = (declarer + 1) % n
+            st[L.LEADER] = st[L.TO_MOVE] = leader
+            guess = _tricks(tables, st, p, work, mask, guess, tricks)
+            out[(declarer, key)] = guess if declarer in first else tricks - guess
+    return out
+
+
+def _tricks(tables: Array, st: Array, p: Array, work: dd.Workspace, mask: int, guess: int, most: int) -> int:
+    """The tricks ``mask``'s side takes, by null-window searches from ``guess``."""
+    low, high = 0, most
+    while low < high:
+        target = min(max(guess, low + 1), high)
+        if dd.value_at_least(tables, st, p, work.tt, work.buf, work.counters, mask, target):
+            low, guess = target, target + 1
+        else:
+            high, guess = target - 1, target - 1
+    return low

@@ -1,0 +1,117 @@
+"""The solver on the kernel against the solver through the engine, the double-dummy table, and random playouts.
+
+:func:`~trickrules.search.solve` searches the tricks and the card points on
+the kernel (:mod:`trickrules.native.dd`) wherever the game's play fits it;
+``native=False`` makes it search through the engine. Both must give every
+legal card the same value on positions four cards from the end of random
+deals of every bundled game the kernel takes, where the kernel's table,
+its equivalent cards and its sure tricks all come into play.
+:func:`~trickrules.search.native_solve.trick_table` must give, for the
+declarer and strain of a late Bridge position, what the engine's search
+gives. :func:`~trickrules.native.playout.playouts` must keep every card
+and trick, and play as the engine's random bot does.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+import trickrules
+from test_solve import positions
+from trickrules.engine.events import TrickWon
+from trickrules.native import layout as L
+from trickrules.native import mt as MT
+from trickrules.native.playout import playouts
+from trickrules.search import solve
+from trickrules.search.native_solve import native_arrays, play_tables, trick_table, why_not_native
+from trickrules.spec.loader import bundled_names
+
+#: The games whose play the kernel searches (the others: a mechanism changes the play, or trump sets).
+NATIVE = [n for n in bundled_names() if n not in ("skat", "skat-openspiel", "tarok")]
+
+
+@pytest.mark.parametrize("name", NATIVE)
+def test_the_kernel_search_agrees_with_the_engine_search(name: str) -> None:
+    telling = 0
+    for state in positions(name, cards=4, count=20):
+        for measure in ("tricks", "points"):
+            assert why_not_native(state, measure) is None, name
+            native = solve(state, measure=measure)
+            engine = solve(state, measure=measure, native=False)
+            assert native.values == engine.values, f"{name}, {measure}: {state.hand(native.seat)}"
+            telling += len({v for _, v in native.values}) > 1
+    assert telling >= 3, f"{name}: only {telling} positions tell the cards apart"
+
+
+def test_what_the_kernel_does_not_search() -> None:
+    """Tarok's mechanisms change the play, OpenSpiel-Skat's trump sets are not in the kernel's tables."""
+    for name, reason in (("tarok", "changes the play"), ("skat-openspiel", "trump sets")):
+        state = positions(name, cards=3, count=1)[0]
+        found = why_not_native(state, "tricks")
+        assert found is not None
+        assert reason in found
+        assert solve(state, measure="tricks").values  # the engine searches instead
+    state = positions("whist", cards=3, count=1)[0]
+    assert why_not_native(state, "score") == "the measure 'score' is the engine's"
+
+
+def test_the_trick_table_agrees_with_the_engine_on_late_bridge_positions() -> None:
+    game = trickrules.load("bridge")
+    checked = 0
+    for state in positions("bridge", cards=4, count=30):
+        if state.trick:
+            continue
+        leader = state.to_move
+        assert leader is not None
+        declarer = (leader - 1) % 4
+        table = trick_table(game, state.hands)
+        key = state.deal.trump
+        assert key is not None
+        ours = solve(state, measure="tricks", native=False)
+        before = sum(1 for w in state.tally.winners if w in ours.side)
+        left = len(state.hand(leader))
+        leaders_side = max(v for _, v in ours.values) - before
+        assert table[(declarer, key)] == left - leaders_side
+        checked += 1
+    assert checked >= 5
+
+
+def test_playouts_keep_every_trick_and_card_and_play_as_the_random_bot() -> None:
+    game = trickrules.load("quadrille")
+    tables = play_tables(game)
+    assert not isinstance(tables, str)
+    state = positions("quadrille", cards=3, count=1)[0]
+    st, _ = native_arrays(state, ())
+    before = st.copy()
+    work = np.zeros_like(st)
+    mt = np.zeros(MT.MT_SIZE, dtype=np.int64)
+    MT.seed_words(np.array([7, 0, 0, 0], dtype=np.int64), 4, mt)
+    tricks = np.zeros(8, dtype=np.int64)
+    points = np.zeros(8, dtype=np.int64)
+    count = 4000
+    playouts(tables, st, work, mt, count, tricks, points)
+    assert (st == before).all()
+    left = int(st[L.TRICKS] - st[L.TRICKS_PLAYED])
+    assert tricks.sum() == count * left
+    worth = game.tables.cards.points
+    in_play = [c for c in range(len(worth)) if any((h >> c) & 1 for h in state.hands) or c in state.trick]
+    assert points.sum() == count * sum(worth[c] for c in in_play)
+    # The engine's random play from the same position: each seat's mean tricks, within sampling error.
+    rng = random.Random(3)
+    engine = np.zeros(4)
+    runs = 600
+    for _ in range(runs):
+        s = state
+        counted = 0
+        while counted < left:
+            s = s.apply(rng.choice(s.legal_actions()))
+            for event in s.last_events:
+                if isinstance(event, TrickWon):
+                    engine[event.seat] += 1
+                    counted += 1
+    native = tricks[:4] / count
+    spread = np.sqrt(left / runs)
+    assert np.all(np.abs(engine / runs - native) < 4 * spread), (engine / runs, native)
