@@ -6,8 +6,9 @@ averaged over the two seatings; the report gives its mean with a 95% interval, a
 deals (a deal A's seats outscored B's counts 1, a tie 1/2), also with a 95% interval. An interval that
 excludes 0 (or a share of 1/2) says one bot is the stronger on this game.
 
-Run: ``python benchmarks/bots.py [--a ismcts] [--b heuristic] [--deals 400] [--playouts 200] [GAME ...]``
-(every bundled game by default). The search bots' budget is their playouts a decision.
+Run: ``python benchmarks/bots.py [--a ismcts] [--b heuristic] [--deals 400] [--playouts 200]
+[--budget-ms 200] [GAME ...]`` (every bundled game by default). The search bots' budget is their
+playouts a decision, or a time a decision with ``--budget-ms``.
 """
 
 from __future__ import annotations
@@ -25,15 +26,17 @@ from trickrules.faces.search_bots import DeterminizedBot, IsmctsBot
 from trickrules.spec.loader import bundled_names
 
 
-def _bot(game: trickrules.Game, kind: str, seed: int, playouts: int) -> Bot:
+def _bot(game: trickrules.Game, kind: str, seed: int, playouts: int, budget_ms: float | None) -> Bot:
     if kind == "ismcts":
-        return IsmctsBot(game, seed, playouts=playouts)
+        return IsmctsBot(game, seed, playouts=playouts, budget_ms=budget_ms)
     if kind == "determinized":
-        return DeterminizedBot(game, seed, worlds=max(1, playouts // 25), playouts=2)
+        return DeterminizedBot(game, seed, worlds=16, playouts=2, budget_ms=budget_ms)
     return BOTS[kind](game, seed)
 
 
-def duplicate(name: str, a: str, b: str, deals: int, playouts: int) -> tuple[float, float, float, float, float]:
+def duplicate(
+    name: str, a: str, b: str, deals: int, playouts: int, budget_ms: float | None = None
+) -> tuple[float, float, float, float, float]:
     """Mean result of A against B and its 95% half-width, A's share and its half-width, and the seconds taken."""
     game = trickrules.load(name)
     n = game.players
@@ -43,7 +46,7 @@ def duplicate(name: str, a: str, b: str, deals: int, playouts: int) -> tuple[flo
         pair = []
         for turn in range(2):
             kinds = [a if (seat + turn) % 2 == 0 else b for seat in range(n)]
-            bots = [_bot(game, kind, seed * 16 + seat, playouts) for seat, kind in enumerate(kinds)]
+            bots = [_bot(game, kind, seed * 16 + seat, playouts, budget_ms) for seat, kind in enumerate(kinds)]
             final = play_match(game, bots, seed=seed, max_deals=1)
             scores = final.match.scores
             mine = [scores[s] for s in range(n) if kinds[s] == a]
@@ -67,12 +70,17 @@ def main() -> None:
     parser.add_argument("--b", default="heuristic", choices=sorted(BOTS))
     parser.add_argument("--deals", type=int, default=400)
     parser.add_argument("--playouts", type=int, default=200)
+    parser.add_argument("--budget-ms", type=float, default=None, help="a time budget a decision instead of playouts")
     args = parser.parse_args()
-    print(f"{args.a} against {args.b}, {args.deals} duplicate deals, {args.playouts} playouts a decision")
+    budget = f"{args.budget_ms:g} ms" if args.budget_ms else f"{args.playouts} playouts"
+    print(f"{args.a} against {args.b}, {args.deals} duplicate deals, {budget} a decision", flush=True)
     print(f"{'game':<30} {'A - B a seat':>18} {'A share':>16} {'seconds':>8}")
     for name in args.games:
-        mean, half, share, share_half, seconds = duplicate(name, args.a, args.b, args.deals, args.playouts)
-        print(f"{name:<30} {mean:>9.2f} ± {half:<6.2f} {share:>7.3f} ± {share_half:<5.3f} {seconds:>8.0f}")
+        mean, half, share, share_half, seconds = duplicate(
+            name, args.a, args.b, args.deals, args.playouts, args.budget_ms
+        )
+        line = f"{name:<30} {mean:>9.2f} ± {half:<6.2f} {share:>7.3f} ± {share_half:<5.3f} {seconds:>8.0f}"
+        print(line, flush=True)
 
 
 if __name__ == "__main__":

@@ -13,6 +13,12 @@ play every phase, the bidding included, through the engine, so they play any gam
   often it was available), adds one node, plays the deal out at random and backs the result up,
   each node scoring it for the seat that chose there.
 
+A playout from a position in the play runs on the kernel where the game has one
+(:class:`~trickrules.search.rollouts.Rollouts`: the kernel's random play, scored by the game's
+own tables, hundreds of thousands a second), else through the engine. Either bot takes a budget
+in milliseconds a decision (``budget_ms``), spent in whole rounds or iterations, instead of its
+fixed count (which keeps its choices the same from run to run).
+
 A deal's result for a seat is its score change less the mean change of the others (a point taken
 counts against where the lowest score wins). Their choices depend only on the seat's log and
 view and on their seed: the same seed, log and view give the same choice, whatever the hidden
@@ -23,12 +29,14 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from fractions import Fraction
 
 from trickrules.engine.state import GameLike, State
 from trickrules.errors import ArgumentError
 from trickrules.records.eventlog import EventLog
 from trickrules.records.view import View
+from trickrules.search.rollouts import Array, Rollouts
 from trickrules.search.solve import solve
 from trickrules.search.worlds import sample_worlds
 
@@ -36,6 +44,8 @@ __all__ = ["DeterminizedBot", "IsmctsBot", "deal_result"]
 
 #: The determinized bot solves a world exactly once no hand holds more cards than this.
 SOLVE_CARDS = 3
+#: The kernel's scored playouts a tree leaf is valued by, where the game has a kernel.
+LEAF_PLAYOUTS = 4
 #: UCT's exploration constant, in units of the results' spread.
 EXPLORE = 0.7
 
@@ -62,11 +72,18 @@ def _playout(root: State, state: State, rng: random.Random) -> State:
 
 
 class _SearchBot:
-    """What both bots share: their seed, and refusing to decide without their seat's log."""
+    """What both bots share: their seed, their budget, and refusing to decide without their seat's log."""
 
-    def __init__(self, game: GameLike, seed: int = 0) -> None:
+    def __init__(self, game: GameLike, seed: int = 0, budget_ms: float | None = None) -> None:
+        if budget_ms is not None and budget_ms <= 0:
+            raise ArgumentError(f"budget_ms must be more than 0, found {budget_ms}.")
         self.game = game
         self._rng = random.Random(seed)
+        self.budget_ms = budget_ms
+        self._rollouts = Rollouts(game, seed)
+
+    def _deadline(self) -> float | None:
+        return None if self.budget_ms is None else time.monotonic() + self.budget_ms / 1000
 
     def choose(self, view: View) -> str:
         """A search bot needs its seat's log: :func:`~trickrules.faces.random_bot.decide` gives it."""
@@ -79,33 +96,75 @@ class _SearchBot:
 
 
 class DeterminizedBot(_SearchBot):
-    """Samples worlds, values each action in each (solved late in the deal, else played out), takes the best."""
+    """Samples worlds, values each action in each (solved late in the deal, else played out), takes the best.
 
-    def __init__(self, game: GameLike, seed: int = 0, worlds: int = 8, playouts: int = 2) -> None:
-        super().__init__(game, seed)
-        if worlds < 1 or playouts < 1:
-            raise ArgumentError(f"worlds and playouts must be 1 or more, found {worlds} and {playouts}.")
+    In a round, each world and action gets ``kernel_playouts`` random playouts on the kernel, scored
+    by the game's own tables, where the game has a kernel and the world is in the play; else
+    ``playouts`` through the engine. ``budget_ms``: rounds are played until the budget is spent (at
+    least one); without it, ``rounds`` of them.
+    """
+
+    def __init__(
+        self,
+        game: GameLike,
+        seed: int = 0,
+        worlds: int = 16,
+        playouts: int = 2,
+        budget_ms: float | None = None,
+        rounds: int = 1,
+        kernel_playouts: int = 64,
+    ) -> None:
+        super().__init__(game, seed, budget_ms)
+        if min(worlds, playouts, rounds, kernel_playouts) < 1:
+            raise ArgumentError(
+                f"worlds, playouts, rounds and kernel_playouts must be 1 or more, "
+                f"found {worlds}, {playouts}, {rounds}, {kernel_playouts}."
+            )
         self.worlds = worlds
         self.playouts = playouts
+        self.rounds = rounds
+        self.kernel_playouts = kernel_playouts
 
     def choose_known(self, view: View, known: EventLog) -> str:
         """The action of the best mean value over the sampled worlds."""
         legal = view.legal
         if len(legal) == 1:
             return legal[0]
+        deadline = self._deadline()
         totals = dict.fromkeys(legal, 0.0)
+        counts = dict.fromkeys(legal, 0)
         seat = view.seat
-        for world in self._worlds(view, known, self.worlds):
-            if world.phase == "play" and max(len(h) for h in map(world.hand, range(self.game.players))) <= SOLVE_CARDS:
-                for text, value in solve(world).values:
-                    totals[text] += float(value) * self.playouts
-                continue
-            for text in legal:
-                after = world.apply(text)
-                for _ in range(self.playouts):
-                    end = _playout(world, after, self._rng)
-                    totals[text] += deal_result(self.game, world, end, seat)
-        return max(legal, key=lambda text: totals[text])
+        after: dict[tuple[int, str], State] = {}
+        arrays: dict[tuple[int, str], Array | None] = {}
+        worlds = self._worlds(view, known, self.worlds)
+        done = 0
+        while done < self.rounds or (deadline is not None and time.monotonic() < deadline):
+            for w, world in enumerate(worlds):
+                if world.phase == "play" and max(map(len, map(world.hand, range(self.game.players)))) <= SOLVE_CARDS:
+                    if done == 0:
+                        for text, value in solve(world).values:
+                            totals[text] += float(value)
+                            counts[text] += 1
+                    continue
+                for text in legal:
+                    key = (w, text)
+                    if key not in after:
+                        after[key] = world.apply(text)
+                        arrays[key] = self._rollouts.arrays(after[key])
+                    st = arrays[key]
+                    found = None if st is None else self._rollouts.results_from(st, self.kernel_playouts)
+                    if found is not None:
+                        totals[text] += float(found[seat])
+                        counts[text] += 1
+                        continue
+                    for _ in range(self.playouts):
+                        end = _playout(world, after[key], self._rng)
+                        totals[text] += deal_result(self.game, world, end, seat) / self.playouts
+                    counts[text] += 1
+            done += 1
+            if deadline is None and done >= self.rounds:
+                break
+        return max(legal, key=lambda text: totals[text] / max(1, counts[text]))
 
 
 class _Node:
@@ -122,10 +181,10 @@ class _Node:
 
 
 class IsmctsBot(_SearchBot):
-    """Single-observer information-set MCTS over the deal, ``playouts`` iterations a decision."""
+    """Single-observer information-set MCTS over the deal: ``playouts`` iterations a decision, or ``budget_ms``."""
 
-    def __init__(self, game: GameLike, seed: int = 0, playouts: int = 200) -> None:
-        super().__init__(game, seed)
+    def __init__(self, game: GameLike, seed: int = 0, playouts: int = 200, budget_ms: float | None = None) -> None:
+        super().__init__(game, seed, budget_ms)
         if playouts < 1:
             raise ArgumentError(f"playouts must be 1 or more, found {playouts}.")
         self.playouts = playouts
@@ -135,10 +194,13 @@ class IsmctsBot(_SearchBot):
         legal = view.legal
         if len(legal) == 1:
             return legal[0]
+        deadline = self._deadline()
         root = _Node(view.seat)
         worlds = self._worlds(view, known, min(self.playouts, 32))
-        for k in range(self.playouts):
+        k = 0
+        while k < self.playouts if deadline is None else (k == 0 or time.monotonic() < deadline):
             self._iterate(root, worlds[k % len(worlds)])
+            k += 1
         return max(legal, key=lambda text: (root.visits.get(text, 0), -legal.index(text)))
 
     def _iterate(self, root: _Node, world: State) -> None:
@@ -161,6 +223,13 @@ class IsmctsBot(_SearchBot):
             node = node.children[text]
             if untried:
                 break
+        st = None if _over(world, state) else self._rollouts.arrays(state)
+        found = None if st is None else self._rollouts.results_from(st, LEAF_PLAYOUTS)
+        if found is not None:
+            for parent, text in path:
+                parent.visits[text] = parent.visits.get(text, 0) + 1
+                parent.results[text] = parent.results.get(text, 0.0) + float(found[parent.seat])
+            return
         end = _playout(world, state, rng)
         for parent, text in path:
             parent.visits[text] = parent.visits.get(text, 0) + 1

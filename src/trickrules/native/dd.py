@@ -45,7 +45,6 @@ __all__ = [
     "C_NODES",
     "C_OVER",
     "INF",
-    "TT_SIZE",
     "Workspace",
     "points_of",
     "prepare",
@@ -71,9 +70,8 @@ P_ZOBRIST = P_SUIT_CARDS + 8 * 64  # [(name, holder)]: 192 names x 8 holders, th
 P_BETWEEN = P_ZOBRIST + 192 * 8 + 8  # [a, b] -> the cards of the suit strictly between a and b
 P_SIZE = P_BETWEEN + 64 * 64
 
-#: The transposition table's entries (a power of two, in pairs): key, lower bound, upper bound, best card,
-#: cards played at the entry's position.
-TT_SIZE = 1 << 20
+#: The transposition table's entries (a power of two, in pairs: :func:`workspace`): key, lower bound,
+#: upper bound, best card, cards played at the entry's position.
 #: The counters' slots: nodes searched, the node limit (0: none), 1 once the limit was passed.
 C_NODES = 0
 C_LIMIT = 1
@@ -97,9 +95,9 @@ class Workspace:
         self.counters[C_LIMIT] = limit
 
 
-def workspace() -> Workspace:
-    """A fresh workspace (the table takes 40 MiB)."""
-    tt = np.zeros((TT_SIZE, 5), dtype=np.int64)
+def workspace(bits: int = 20) -> Workspace:
+    """A fresh workspace whose table has ``2 ** bits`` entries (40 bytes each: 40 MiB for 20 bits)."""
+    tt = np.zeros((1 << bits, 5), dtype=np.int64)
     return Workspace(tt, np.zeros((L.MAX_CARDS + 2, 128), dtype=np.int64), np.zeros(4, dtype=np.int64))
 
 
@@ -258,7 +256,7 @@ def search(
 ) -> int:
     """The value of the rest of the play for ``side`` if it lies in (alpha, beta), else a bound beyond it.
 
-    ``tt``: the transposition table (:data:`TT_SIZE` rows); ``buf``: scratch rows of 128 words, one per
+    ``tt``: the transposition table (a power of two rows); ``buf``: scratch rows of 128 words, one per
     card played and two more (:func:`workspace`); ``counters``: see ``C_*``. (One function that calls
     itself: Numba's cache does not keep two functions that call each other.)
     """
@@ -283,13 +281,13 @@ def search(
     maximise = (side >> seat) & 1
     if boundary:
         if p[P_QUICK]:
-            sure = _quick(tb, st, p, seat)
+            sure = _quick(tb, st, p, seat, side)
             if maximise and sure >= beta:
                 return int(sure)
             if not maximise and most - sure <= alpha:
                 return int(most - sure)
         key = _key(tb, st, p, buf[L.MAX_CARDS + 1])
-        slot = key & (TT_SIZE - 2)
+        slot = key & (tt.shape[0] - 2)
         if tt[slot + 1, 0] == key:
             slot += 1
         if tt[slot, 0] == key:
@@ -371,7 +369,7 @@ def search(
     if boundary:
         low = -INF
         high = INF
-        slot = key & (TT_SIZE - 2)
+        slot = key & (tt.shape[0] - 2)
         if tt[slot + 1, 0] == key:
             slot += 1
         if tt[slot, 0] == key:
@@ -395,28 +393,30 @@ def search(
 
 
 @native
-def _quick(tb: Array, st: Array, p: Array, seat: int) -> int:
+def _quick(tb: Array, st: Array, p: Array, seat: int, side: int) -> int:
     """Tricks the side of ``seat``, on lead, takes for sure by cashing ``seat``'s top cards.
 
-    A suit's card highest among the cards left wins when led unless someone trumps it: the run of
-    top cards of each suit counts where nothing is trumps, the top trumps' run where something is
-    (and every suit's run besides where no other hand holds a trump).
+    A suit's card highest among the cards left wins when led unless someone trumps it. Where nothing
+    is trumps, each suit's run of top cards counts. Where something is, the top trumps' run counts,
+    and in another suit as many of its run as every opponent holding a trump can follow to (each
+    of them follows then, so none discards), where no rule makes a partner trump a winner.
     """
     n = tb[T.H_PLAYERS]
     row = st[L.TRUMP_ROW]
     ruff = tb[tb[T.O_TRUMP_MASK] + row]
     hand = st[L.HANDS + seat]
+    ours = (side >> seat) & 1
     left = 0
     for s in range(n):
         left |= st[L.HANDS + s]
-    their_trumps = ruff & left & ~hand
+    side_suits = ruff == 0 or tb[T.R_BASE + T.R_VOID] == 0
     total = 0
     for s in range(min(tb[T.H_SUITS], 8)):
         count = p[P_SUIT_LEN + s]
         if count == 0:
             continue
-        top = p[P_SUIT_CARDS + s * 64]
-        if ruff and not (ruff >> top) & 1 and their_trumps:
+        trumps = ruff != 0 and (ruff >> p[P_SUIT_CARDS + s * 64]) & 1
+        if ruff and not trumps and not side_suits:
             continue
         run = 0
         for i in range(count):
@@ -426,6 +426,17 @@ def _quick(tb: Array, st: Array, p: Array, seat: int) -> int:
             if not (hand >> c) & 1:
                 break
             run += 1
+        if ruff and not trumps:
+            suit = tb[tb[T.O_SUIT_MASKS] + row * tb[T.H_SUITS] + s]
+            for other in range(n):
+                theirs = st[L.HANDS + other]
+                if ((side >> other) & 1) != ours and theirs & ruff:
+                    length = 0
+                    m = theirs & suit
+                    while m:
+                        m &= m - 1
+                        length += 1
+                    run = min(run, length)
         total += run
     held = 0
     m = hand

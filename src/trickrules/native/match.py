@@ -107,6 +107,12 @@ def _play(tb: Array, st: Array, mt: Array) -> None:
     leader = first_leader(tb, st, leads)
     st[L.LEADER] = leader
     st[L.TO_MOVE] = leader
+    play_rest(tb, st, mt)
+
+
+@native
+def play_rest(tb: Array, st: Array, mt: Array) -> None:
+    """The deal's tricks from the position in ``st`` to the end of its play, by random choice."""
     starts = tb[HK_STARTS]
     announcing = (starts >> ANNOUNCE) & 1
     calling = (starts >> CALL) & 1

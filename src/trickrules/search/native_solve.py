@@ -32,7 +32,10 @@ __all__ = ["native_arrays", "native_values", "play_tables", "trick_table", "why_
 Array = npt.NDArray[np.int64]
 
 _TABLES: dict[str, Array | str] = {}
-_WORK: list[dd.Workspace] = []
+_WORK: dict[int, dd.Workspace] = {}
+#: The table's size (bits) for a position's values, and for a whole deal's double-dummy table.
+SOLVE_BITS = 20
+TABLE_BITS = 23
 
 
 def play_tables(game: GameLike) -> Array | str:
@@ -72,10 +75,10 @@ def why_not_native(state: State, measure: str) -> str | None:
     return None
 
 
-def _workspace() -> dd.Workspace:
-    if not _WORK:
-        _WORK.append(dd.workspace())
-    return _WORK[0]
+def _workspace(bits: int = SOLVE_BITS) -> dd.Workspace:
+    if bits not in _WORK:
+        _WORK[bits] = dd.workspace(bits)
+    return _WORK[bits]
 
 
 def native_arrays(state: State, side: Sequence[int]) -> tuple[Array, int]:
@@ -147,7 +150,7 @@ def trick_table(game: GameLike, hands: Sequence[int]) -> dict[tuple[int, int], i
     if len(hands) != n or not t.rules.teams:
         raise ArgumentError("trick_table() needs a hand per seat and a game of fixed partnerships.")
     tricks = min(h.bit_count() for h in hands)
-    work = _workspace()
+    work = _workspace(TABLE_BITS)
     out: dict[tuple[int, int], int] = {}
     team = t.rules.teams
     for row, key in enumerate(sorted(t.trumps)):
