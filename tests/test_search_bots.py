@@ -89,3 +89,36 @@ def test_a_search_bot_needs_its_seats_log() -> None:
         IsmctsBot(game).choose(View.from_state(state, state.chooser or 0))
     with pytest.raises(ArgumentError, match="playouts must be 1 or more"):
         IsmctsBot(game, playouts=0)
+    with pytest.raises(ArgumentError, match="budget_ms must be more than 0"):
+        DeterminizedBot(game, budget_ms=0)
+    with pytest.raises(ArgumentError, match="worlds, playouts, rounds and kernel_playouts must be 1 or more"):
+        DeterminizedBot(game, kernel_playouts=0)
+
+
+@pytest.mark.parametrize("name", ["manille", "bridge"])
+def test_a_bot_with_a_time_budget_plays_legally(name: str) -> None:
+    """With ``budget_ms`` the bots search in whole rounds or iterations until the time is spent.
+
+    Manille plays out on the kernel, Bridge (a registered mechanism) through the engine.
+    """
+    game = trickrules.load(name)
+    state = game.new_match(seed=3)
+    rng = random.Random(3)
+    while state.phase != "play" or len(state.legal_actions()) < 2:
+        state = state.apply(rng.choice(state.legal_actions()))
+    seat = state.chooser
+    assert seat is not None
+    for bot in (DeterminizedBot(game, seed=1, worlds=4, budget_ms=30), IsmctsBot(game, seed=1, budget_ms=30)):
+        assert decide(bot, state, seat) in [str(a) for a in state.legal_actions()]
+
+
+def test_a_search_bot_named_with_its_budget() -> None:
+    game = trickrules.load("manille")
+    bots = make_bots(game, "ismcts:50ms,heuristic,determinized:20ms,random")
+    assert isinstance(bots[0], IsmctsBot)
+    assert bots[0].budget_ms == 50
+    assert isinstance(bots[2], DeterminizedBot)
+    assert bots[2].budget_ms == 20
+    for wrong in ("heuristic:200ms", "ismcts:fast", "ismcts:0ms"):
+        with pytest.raises(ValueError, match="only a search bot takes a budget"):
+            make_bots(game, wrong)

@@ -23,7 +23,7 @@ from trickrules.engine.phases.tricks_bid import BidsView
 from trickrules.engine.state import GameLike
 from trickrules.errors import TrickrulesError
 from trickrules.faces.random_bot import Bot, RandomBot
-from trickrules.faces.search_bots import DeterminizedBot, IsmctsBot
+from trickrules.faces.search_bots import DeterminizedBot, IsmctsBot, make_bot
 from trickrules.faces.strain_calls import AUCTION, strain_call
 from trickrules.records.view import View
 from trickrules.spec.formula import Formula, Number
@@ -590,10 +590,11 @@ BOTS |= {"determinized": DeterminizedBot, "ismcts": IsmctsBot}  # the search bot
 
 
 def make_bots(game: GameLike, kind: str, seed: int = 0) -> list[Bot]:
-    """A bot per seat, each with its own seed: ``kind`` for every seat, or one per seat (``"ismcts,heuristic,..."``)."""
+    """A bot per seat, each with its own seed: ``kind`` for every seat, or one per seat (``"ismcts,heuristic,..."``).
+
+    A search bot's name may give its time budget a decision: ``ismcts:200ms``.
+    """
     kinds = kind.split(",") if "," in kind else [kind] * game.rules.players
-    if unknown := [k for k in kinds if k not in BOTS]:
-        raise ValueError(f"unknown bot {unknown[0]!r} (bots: {', '.join(BOTS)})")
     if len(kinds) != game.rules.players:
         raise ValueError(f"{len(kinds)} bots named for {game.rules.players} seats: {kind!r}")
-    return [BOTS[k](game, seed * 16 + seat + 1) for seat, k in enumerate(kinds)]
+    return [make_bot(BOTS, k, game, seed * 16 + seat + 1) for seat, k in enumerate(kinds)]

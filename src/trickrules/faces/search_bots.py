@@ -30,17 +30,20 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable, Mapping
 from fractions import Fraction
+from typing import cast
 
 from trickrules.engine.state import GameLike, State
 from trickrules.errors import ArgumentError
+from trickrules.faces.random_bot import Bot
 from trickrules.records.eventlog import EventLog
 from trickrules.records.view import View
 from trickrules.search.rollouts import Array, Rollouts
 from trickrules.search.solve import solve
 from trickrules.search.worlds import sample_worlds
 
-__all__ = ["DeterminizedBot", "IsmctsBot", "deal_result"]
+__all__ = ["DeterminizedBot", "IsmctsBot", "deal_result", "make_bot", "parse_kind"]
 
 #: The determinized bot solves a world exactly once no hand holds more cards than this.
 SOLVE_CARDS = 3
@@ -57,6 +60,25 @@ def deal_result(game: GameLike, before: State, after: State, seat: int) -> float
     others = Fraction(sum(change) - change[seat], max(1, n - 1))
     sign = -1 if game.spec.match.winner == "lowest" else 1
     return float(sign * (change[seat] - others))
+
+
+def parse_kind(bots: Mapping[str, Callable[..., Bot]], token: str) -> tuple[str, int | None]:
+    """A bot's name among ``bots`` and its budget in milliseconds, from ``ismcts`` or ``ismcts:200ms``."""
+    name, colon, budget = token.partition(":")
+    if name not in bots:
+        raise ValueError(f"unknown bot {name!r} (bots: {', '.join(bots)})")
+    if not colon:
+        return name, None
+    number = budget.removesuffix("ms")
+    if not issubclass(cast(type, bots[name]), _SearchBot) or not number.isdigit() or int(number) < 1:
+        raise ValueError(f"{token!r}: only a search bot takes a budget, in whole milliseconds (ismcts:200ms)")
+    return name, int(number)
+
+
+def make_bot(bots: Mapping[str, Callable[..., Bot]], token: str, game: GameLike, seed: int) -> Bot:
+    """The bot ``token`` names among ``bots``: a name, or a search bot's name and budget (``ismcts:200ms``)."""
+    name, budget = parse_kind(bots, token)
+    return bots[name](game, seed) if budget is None else bots[name](game, seed, budget_ms=budget)
 
 
 def _over(root: State, state: State) -> bool:

@@ -48,6 +48,7 @@ from trickrules.errors import ArgumentError
 from trickrules.faces.bots import BOTS, Bot
 from trickrules.faces.pool import WorkerLost, kill_hook
 from trickrules.faces.random_bot import decide
+from trickrules.faces.search_bots import make_bot, parse_kind
 from trickrules.faces.stats import Estimate, Statistics, StatisticsCounter, merge_all
 
 __all__ = [
@@ -167,7 +168,7 @@ def play_simulation_match(
     """
     rng = random.Random(derive(seed, index, "bots"))
     bots: list[Bot | None] = [
-        None if kind == "random" else BOTS[kind](game, derive(seed, index, f"bot {seat}") % 2**63)
+        None if kind == "random" else make_bot(BOTS, kind, game, derive(seed, index, f"bot {seat}") % 2**63)
         for seat, kind in enumerate(kinds)
     ]
     randoms = sum(1 << seat for seat, kind in enumerate(kinds) if kind == "random") if bulk else 0
@@ -394,11 +395,16 @@ def bot_kinds(bots: str | Sequence[str], players: int) -> tuple[str, ...]:
     """One bot name per seat, from one name for all or a comma-separated list; :class:`ArgumentError` if not."""
     given = tuple(k.strip() for k in bots.split(",")) if isinstance(bots, str) else tuple(bots)
     kinds = given * players if len(given) == 1 else given
-    if any(k not in BOTS for k in kinds) or len(kinds) != players:
+    try:
+        for k in kinds:
+            parse_kind(BOTS, k)
+        if len(kinds) != players:
+            raise ValueError(f"{len(kinds)} bots")
+    except ValueError:
         raise ArgumentError(
-            f"bots must name one bot for every seat ({players}) or one for all, each one of {', '.join(BOTS)}; "
-            f"found {', '.join(map(str, given))!r}."
-        )
+            f"bots must name one bot for every seat ({players}) or one for all, each one of {', '.join(BOTS)} "
+            f"(a search bot with its budget a decision, as ismcts:200ms); found {', '.join(map(str, given))!r}."
+        ) from None
     return kinds
 
 

@@ -257,12 +257,10 @@ def search(
     """The value of the rest of the play for ``side`` if it lies in (alpha, beta), else a bound beyond it.
 
     ``tt``: the transposition table (a power of two rows); ``buf``: scratch rows of 128 words, one per
-    card played and two more (:func:`workspace`); ``counters``: see ``C_*``. (One function that calls
-    itself: Numba's cache does not keep two functions that call each other.)
+    card played and two more (:func:`workspace`); ``counters``: see ``C_*``. (Only this function
+    calls itself: Numba's cache does not keep two functions that call each other.)
     """
-    if st[L.TRICKS_PLAYED] >= st[L.TRICKS]:
-        return 0
-    if beta <= 0:
+    if st[L.TRICKS_PLAYED] >= st[L.TRICKS] or beta <= 0:
         return 0
     most = _most(tb, st, p)
     if alpha >= most:
@@ -272,7 +270,6 @@ def search(
         counters[C_OVER] = 1
         return 0
     boundary = st[L.TRICK_N] == 0 and st[L.TRICKS] - st[L.TRICKS_PLAYED] > 1
-    slot = 0
     key = 0
     first = -1
     a0 = alpha
@@ -287,9 +284,7 @@ def search(
             if not maximise and most - sure <= alpha:
                 return int(most - sure)
         key = _key(tb, st, p, buf[L.MAX_CARDS + 1])
-        slot = key & (tt.shape[0] - 2)
-        if tt[slot + 1, 0] == key:
-            slot += 1
+        slot = _slot(tt, key)
         if tt[slot, 0] == key:
             low = tt[slot, 1]
             high = tt[slot, 2]
@@ -300,96 +295,132 @@ def search(
                 return int(high)
             alpha = max(alpha, low)
             beta = min(beta, high)
-    legal = legal_cards(tb, st, seat)
     moves = buf[st[L.CARDS_PLAYED]]
-    n = _order(tb, st, p, legal, side, seat, first, moves)
-    others = 0
-    for s in range(tb[T.H_PLAYERS]):
-        if s != seat:
-            others |= st[L.HANDS + s]
+    n = _order(tb, st, p, legal_cards(tb, st, seat), side, seat, first, moves)
+    others = _others(tb, st, seat)
     trick_n = st[L.TRICK_N]
-    for i in range(trick_n):
-        others |= 1 << st[L.TRICK + i]
-    to_move = st[L.TO_MOVE]
+    saved_trick = st[L.TRICK + trick_n]
     leader = st[L.LEADER]
-    saved = st[L.TRICK + trick_n]
     best = -INF if maximise else INF
     best_card = -1
     tried = 0
     for i in range(n):
         c = moves[i]
-        same = False
-        t = tried
-        while t:
-            d = low_card(t)
-            t &= t - 1
-            if p[P_SIG + c] == p[P_SIG + d] and not (p[P_BETWEEN + c * 64 + d] & others):
-                same = True
-                break
-        if same:
+        if _equivalent(p, c, tried, others):
             continue
         tried |= 1 << c
-        # play c, value the rest, and take c back
         ended = play_card(tb, st, seat, c)
-        gain = 0
-        taken = 0
-        winner = -1
-        if ended:
-            winner = st[L.WINNERS + st[L.TRICKS_PLAYED] - 1]
-            for j in range(trick_n + 1):
-                taken |= 1 << st[L.TRICK + j]
-            if (side >> winner) & 1:
-                gain = points_of(p, taken) if p[P_MEASURE] else 1
+        gain = _gain(p, st, side, ended, trick_n)
         value = gain + search(tb, st, p, tt, buf, counters, side, alpha - gain, beta - gain)
-        if ended:
-            st[L.TRICKS_PLAYED] -= 1
-            st[L.WON + winner] &= ~taken
-            st[L.WON_TRICKS + winner] -= 1
-        st[L.TRICK + trick_n] = saved
-        st[L.TRICK_N] = trick_n
-        st[L.TO_MOVE] = to_move
-        st[L.LEADER] = leader
-        st[L.HANDS + seat] |= 1 << c
-        st[L.CARDS_PLAYED] -= 1
-        st[L.PLAYED] &= ~(1 << c)
+        _take_back(st, seat, c, ended, trick_n, saved_trick, seat, leader)
         if counters[C_OVER]:
             return 0
+        if (value > best) if maximise else (value < best):
+            best = value
+            best_card = c
         if maximise:
-            if value > best:
-                best = value
-                best_card = c
             alpha = max(alpha, value)
         else:
-            if value < best:
-                best = value
-                best_card = c
             beta = min(beta, value)
         if alpha >= beta:
             break
     if boundary:
-        low = -INF
-        high = INF
-        slot = key & (tt.shape[0] - 2)
-        if tt[slot + 1, 0] == key:
-            slot += 1
-        if tt[slot, 0] == key:
-            low = tt[slot, 1]
-            high = tt[slot, 2]
-        elif tt[slot, 0] != 0 and (tt[slot + 1, 0] == 0 or tt[slot + 1, 4] > tt[slot, 4]):
-            slot += 1  # an empty entry of the pair, or the one nearer the end of the deal, gives way
-        if best <= a0:
-            high = best
-        elif best >= b0:
-            low = best
-        else:
-            low = best
-            high = best
-        tt[slot, 0] = key
-        tt[slot, 1] = low
-        tt[slot, 2] = high
-        tt[slot, 3] = best_card
-        tt[slot, 4] = st[L.CARDS_PLAYED]
+        _store(tt, key, best, a0, b0, best_card, st[L.CARDS_PLAYED])
     return int(best)
+
+
+@native
+def _slot(tt: Array, key: int) -> int:
+    """The entry of the table holding ``key``, else the first of its pair."""
+    slot = key & (tt.shape[0] - 2)
+    return int(slot + 1 if tt[slot + 1, 0] == key else slot)
+
+
+@native
+def _store(tt: Array, key: int, best: int, a0: int, b0: int, card: int, played: int) -> None:
+    """Keep what a search of the window (a0, b0) found: a bound, or the value, and its best card."""
+    low = -INF
+    high = INF
+    slot = _slot(tt, key)
+    if tt[slot, 0] == key:
+        low = tt[slot, 1]
+        high = tt[slot, 2]
+    elif tt[slot, 0] != 0 and (tt[slot + 1, 0] == 0 or tt[slot + 1, 4] > tt[slot, 4]):
+        slot += 1  # an empty entry of the pair, or the one nearer the end of the deal, gives way
+    if best <= a0:
+        high = best
+    elif best >= b0:
+        low = best
+    else:
+        low = best
+        high = best
+    tt[slot, 0] = key
+    tt[slot, 1] = low
+    tt[slot, 2] = high
+    tt[slot, 3] = card
+    tt[slot, 4] = played
+
+
+@native
+def _others(tb: Array, st: Array, seat: int) -> int:
+    """The cards of the other hands and of the trick: those that part two of ``seat``'s cards."""
+    others = 0
+    for s in range(tb[T.H_PLAYERS]):
+        if s != seat:
+            others |= st[L.HANDS + s]
+    for i in range(st[L.TRICK_N]):
+        others |= 1 << st[L.TRICK + i]
+    return int(others)
+
+
+@native
+def _equivalent(p: Array, c: int, tried: int, others: int) -> bool:
+    """Whether ``c`` is one move with a card of ``tried``: the same signature, no card of ``others`` between."""
+    t = tried
+    while t:
+        d = low_card(t)
+        t &= t - 1
+        if p[P_SIG + c] == p[P_SIG + d] and not (p[P_BETWEEN + c * 64 + d] & others):
+            return True
+    return False
+
+
+@native
+def _gain(p: Array, st: Array, side: int, ended: bool, trick_n: int) -> int:
+    """What the card just played gave ``side`` at once: the trick it ended, where the side won it."""
+    if not ended:
+        return 0
+    winner = st[L.WINNERS + st[L.TRICKS_PLAYED] - 1]
+    if not (side >> winner) & 1:
+        return 0
+    if not p[P_MEASURE]:
+        return 1
+    taken = 0
+    for j in range(trick_n + 1):
+        taken |= 1 << st[L.TRICK + j]
+    return points_of(p, taken)
+
+
+@native
+def _take_back(
+    st: Array, seat: int, c: int, ended: bool, trick_n: int, saved: int, to_move: int, leader: int
+) -> None:
+    """Undo :func:`~trickrules.native.play.play_card` of ``c`` by ``seat``, with what it overwrote."""
+    if ended:
+        st[L.TRICKS_PLAYED] -= 1
+        winner = st[L.WINNERS + st[L.TRICKS_PLAYED]]
+        taken = 0
+        for j in range(trick_n + 1):
+            taken |= 1 << st[L.TRICK + j]
+        st[L.WON + winner] &= ~taken
+        st[L.WON_TRICKS + winner] -= 1
+    st[L.TRICK + trick_n] = saved
+    st[L.TRICK_N] = trick_n
+    st[L.TO_MOVE] = to_move
+    st[L.LEADER] = leader
+    st[L.HANDS + seat] |= 1 << c
+    st[L.CARDS_PLAYED] -= 1
+    st[L.PLAYED] &= ~(1 << c)
 
 
 @native
