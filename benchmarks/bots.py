@@ -8,7 +8,8 @@ excludes 0 (or a share of 1/2) says one bot is the stronger on this game.
 
 Run: ``python benchmarks/bots.py [--a ismcts] [--b heuristic] [--deals 400] [--playouts 200]
 [--budget-ms 200] [GAME ...]`` (every bundled game by default). The search bots' budget is their
-playouts a decision, or a time a decision with ``--budget-ms``.
+playouts a decision, or a time a decision with ``--budget-ms``. ``determinized-h`` is the determinized
+bot with the heuristic bot taking its decisions before the play (its ``bidder``).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import statistics
 import time
 
 import trickrules
-from trickrules.faces.bots import BOTS
+from trickrules.faces.bots import BOTS, HeuristicBot
 from trickrules.faces.match import play_match
 from trickrules.faces.random_bot import Bot
 from trickrules.faces.search_bots import DeterminizedBot, IsmctsBot
@@ -29,8 +30,9 @@ from trickrules.spec.loader import bundled_names
 def _bot(game: trickrules.Game, kind: str, seed: int, playouts: int, budget_ms: float | None) -> Bot:
     if kind == "ismcts":
         return IsmctsBot(game, seed, playouts=playouts, budget_ms=budget_ms)
-    if kind == "determinized":
-        return DeterminizedBot(game, seed, worlds=16, playouts=2, budget_ms=budget_ms)
+    if kind in ("determinized", "determinized-h"):
+        bidder = HeuristicBot(game, seed) if kind == "determinized-h" else None
+        return DeterminizedBot(game, seed, worlds=16, playouts=2, budget_ms=budget_ms, bidder=bidder)
     return BOTS[kind](game, seed)
 
 
@@ -66,7 +68,7 @@ def main() -> None:
     """Print one line per game."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("games", nargs="*", default=list(bundled_names()))
-    parser.add_argument("--a", default="ismcts", choices=sorted(BOTS))
+    parser.add_argument("--a", default="ismcts", choices=sorted([*BOTS, "determinized-h"]))
     parser.add_argument("--b", default="heuristic", choices=sorted(BOTS))
     parser.add_argument("--deals", type=int, default=400)
     parser.add_argument("--playouts", type=int, default=200)

@@ -122,3 +122,20 @@ def test_a_search_bot_named_with_its_budget() -> None:
     for wrong in ("heuristic:200ms", "ismcts:fast", "ismcts:0ms"):
         with pytest.raises(ValueError, match="only a search bot takes a budget"):
             make_bots(game, wrong)
+
+
+def test_a_bidder_takes_the_decisions_before_the_play() -> None:
+    game = trickrules.load("quadrille")
+    heuristic = make_bots(game, "heuristic")[0]
+    bot = DeterminizedBot(game, seed=1, worlds=2, bidder=heuristic)
+    state = game.new_match(seed=4)
+    checked = 0
+    while state.phase != "play":
+        seat = state.chooser
+        assert seat is not None
+        if len(state.legal_actions()) > 1:
+            assert decide(bot, state, seat) == heuristic.choose(View.from_state(state, seat))
+            checked += 1
+        state = state.apply(decide(heuristic, state, seat))
+    assert checked >= 2
+    assert decide(bot, state, state.chooser or 0) in [str(a) for a in state.legal_actions()]

@@ -123,7 +123,9 @@ class DeterminizedBot(_SearchBot):
     In a round, each world and action gets ``kernel_playouts`` random playouts on the kernel, scored
     by the game's own tables, where the game has a kernel and the world is in the play; else
     ``playouts`` through the engine. ``budget_ms``: rounds are played until the budget is spent (at
-    least one); without it, ``rounds`` of them.
+    least one); without it, ``rounds`` of them. ``bidder``: a bot that takes the decisions before
+    the play instead of the search (random playouts misjudge what a bid is worth: the play that
+    follows a bid is not random), where given.
     """
 
     def __init__(
@@ -135,8 +137,10 @@ class DeterminizedBot(_SearchBot):
         budget_ms: float | None = None,
         rounds: int = 1,
         kernel_playouts: int = 64,
+        bidder: Bot | None = None,
     ) -> None:
         super().__init__(game, seed, budget_ms)
+        self.bidder = bidder
         if min(worlds, playouts, rounds, kernel_playouts) < 1:
             raise ArgumentError(
                 f"worlds, playouts, rounds and kernel_playouts must be 1 or more, "
@@ -148,10 +152,13 @@ class DeterminizedBot(_SearchBot):
         self.kernel_playouts = kernel_playouts
 
     def choose_known(self, view: View, known: EventLog) -> str:
-        """The action of the best mean value over the sampled worlds."""
+        """The action of the best mean value over the sampled worlds (the bidder's before the play)."""
         legal = view.legal
         if len(legal) == 1:
             return legal[0]
+        if self.bidder is not None and view.phase != "play":
+            chooser = getattr(self.bidder, "choose_known", None)
+            return str(chooser(view, known)) if chooser is not None else self.bidder.choose(view)
         deadline = self._deadline()
         totals = dict.fromkeys(legal, 0.0)
         counts = dict.fromkeys(legal, 0)
