@@ -5,7 +5,8 @@ the kernel (:mod:`trickrules.native.dd`) wherever the game's play fits it;
 ``native=False`` makes it search through the engine. Both must give every
 legal card the same value on positions four cards from the end of random
 deals of every bundled game the kernel takes, where the kernel's table,
-its equivalent cards and its sure tricks all come into play.
+its equivalent cards and its sure tricks all come into play, and the deal's
+payment (:mod:`trickrules.native.dd_score`) where the kernel scores the game.
 :func:`~trickrules.search.native_solve.trick_table` must give, for the
 declarer and strain of a late Bridge position, what the engine's search
 gives. :func:`~trickrules.native.playout.playouts` must keep every card
@@ -31,19 +32,28 @@ from trickrules.spec.loader import bundled_names
 
 #: The games whose play the kernel searches (the others: a mechanism changes the play, or trump sets).
 NATIVE = [n for n in bundled_names() if n not in ("skat", "skat-openspiel", "tarok")]
+#: Those whose deal's payment it searches too (the others have no kernel, or decide after a trick).
+SCORED = {"euchre", "hearts", "manille", "manille-difference", "manille-soft-overtrump", "oh-hell", "spades", "whist"}
 
 
 @pytest.mark.parametrize("name", NATIVE)
 def test_the_kernel_search_agrees_with_the_engine_search(name: str) -> None:
     telling = 0
+    scored = 0
     for state in positions(name, cards=4, count=20):
-        for measure in ("tricks", "points"):
+        for measure in ("tricks", "points", "score"):
+            if measure == "score":
+                if why_not_native(state, measure) is not None:
+                    continue  # an announcement or a declaration after a trick, or no kernel: the engine's
+                scored += 1
             assert why_not_native(state, measure) is None, name
             native = solve(state, measure=measure)
             engine = solve(state, measure=measure, native=False)
             assert native.values == engine.values, f"{name}, {measure}: {state.hand(native.seat)}"
             telling += len({v for _, v in native.values}) > 1
     assert telling >= 3, f"{name}: only {telling} positions tell the cards apart"
+    assert scored == 0 or scored == 20
+    assert (scored > 0) == (name in SCORED)
 
 
 def test_what_the_kernel_does_not_search() -> None:
@@ -54,8 +64,8 @@ def test_what_the_kernel_does_not_search() -> None:
         assert found is not None
         assert reason in found
         assert solve(state, measure="tricks").values  # the engine searches instead
-    state = positions("whist", cards=3, count=1)[0]
-    assert why_not_native(state, "score") == "the measure 'score' is the engine's"
+    state = positions("quadrille", cards=3, count=1)[0]
+    assert why_not_native(state, "score") == "the mechanism 'announce' decides after a trick"
 
 
 def test_the_trick_table_agrees_with_the_engine_on_late_bridge_positions() -> None:

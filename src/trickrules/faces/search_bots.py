@@ -39,14 +39,19 @@ from trickrules.errors import ArgumentError
 from trickrules.faces.random_bot import Bot
 from trickrules.records.eventlog import EventLog
 from trickrules.records.view import View
+from trickrules.search.native_solve import why_not_native
 from trickrules.search.rollouts import Array, Rollouts
 from trickrules.search.solve import solve
 from trickrules.search.worlds import sample_worlds
 
 __all__ = ["DeterminizedBot", "IsmctsBot", "deal_result", "make_bot", "parse_kind"]
 
-#: The determinized bot solves a world exactly once no hand holds more cards than this.
+#: The determinized bot solves a world exactly once no hand holds more cards than this: through the
+#: engine, or on the kernel where it searches the game's payments.
 SOLVE_CARDS = 3
+NATIVE_SOLVE_CARDS = 4
+#: The positions a solve of one world may search before the bot plays that world out instead.
+SOLVE_NODES = 5_000
 #: The kernel's scored playouts a tree leaf is valued by, where the game has a kernel.
 LEAF_PLAYOUTS = 4
 #: UCT's exploration constant, in units of the results' spread.
@@ -79,6 +84,14 @@ def make_bot(bots: Mapping[str, Callable[..., Bot]], token: str, game: GameLike,
     """The bot ``token`` names among ``bots``: a name, or a search bot's name and budget (``ismcts:200ms``)."""
     name, budget = parse_kind(bots, token)
     return bots[name](game, seed) if budget is None else bots[name](game, seed, budget_ms=budget)
+
+
+def _solvable(world: State) -> bool:
+    """Whether the determinized bot solves ``world`` rather than play it out: late enough in the play."""
+    if world.phase != "play" or world.chooser is None:
+        return False
+    most = max(len(world.hand(s)) for s in range(world.game.players))
+    return most <= (NATIVE_SOLVE_CARDS if why_not_native(world, "score") is None else SOLVE_CARDS)
 
 
 def _over(root: State, state: State) -> bool:
@@ -164,36 +177,54 @@ class DeterminizedBot(_SearchBot):
         counts = dict.fromkeys(legal, 0)
         seat = view.seat
         after: dict[tuple[int, str], State] = {}
+        solved: set[int] = set()
         arrays: dict[tuple[int, str], Array | None] = {}
         worlds = self._worlds(view, known, self.worlds)
         done = 0
         while done < self.rounds or (deadline is not None and time.monotonic() < deadline):
+            played = False
             for w, world in enumerate(worlds):
-                if world.phase == "play" and max(map(len, map(world.hand, range(self.game.players)))) <= SOLVE_CARDS:
-                    if done == 0:
-                        for text, value in solve(world).values:
-                            totals[text] += float(value)
-                            counts[text] += 1
+                if w in solved:
                     continue
+                if done == 0 and _solvable(world) and not (w and deadline is not None and time.monotonic() > deadline):
+                    values = self._solve(world)
+                    if values is not None:
+                        solved.add(w)
+                        for text, value in values:
+                            totals[text] += value
+                            counts[text] += 1
+                        continue
+                played = True
                 for text in legal:
                     key = (w, text)
                     if key not in after:
                         after[key] = world.apply(text)
                         arrays[key] = self._rollouts.arrays(after[key])
-                    st = arrays[key]
-                    found = None if st is None else self._rollouts.results_from(st, self.kernel_playouts)
-                    if found is not None:
-                        totals[text] += float(found[seat])
-                        counts[text] += 1
-                        continue
-                    for _ in range(self.playouts):
-                        end = _playout(world, after[key], self._rng)
-                        totals[text] += deal_result(self.game, world, end, seat) / self.playouts
+                    totals[text] += self._value(world, after[key], arrays[key], seat)
                     counts[text] += 1
             done += 1
-            if deadline is None and done >= self.rounds:
+            if not played or (deadline is None and done >= self.rounds):
                 break
         return max(legal, key=lambda text: totals[text] / max(1, counts[text]))
+
+
+    def _solve(self, world: State) -> tuple[tuple[str, float], ...] | None:
+        """Each action's exact value in ``world``, or ``None`` where the search would pass its bound."""
+        try:
+            return tuple((text, float(value)) for text, value in solve(world, max_nodes=SOLVE_NODES).values)
+        except ArgumentError:
+            return None
+
+    def _value(self, world: State, after: State, st: Array | None, seat: int) -> float:
+        """An action's value in ``world`` by random playouts from ``after``: on the kernel where it can."""
+        found = None if st is None else self._rollouts.results_from(st, self.kernel_playouts)
+        if found is not None:
+            return float(found[seat])
+        total = 0.0
+        for _ in range(self.playouts):
+            end = _playout(world, after, self._rng)
+            total += deal_result(self.game, world, end, seat)
+        return total / self.playouts
 
 
 class _Node:

@@ -14,6 +14,7 @@ side takes.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
 
 import numpy as np
 import numpy.typing as npt
@@ -24,8 +25,11 @@ from trickrules.errors import ArgumentError
 from trickrules.native import dd
 from trickrules.native import layout as L
 from trickrules.native import tables as T
+from trickrules.native.dd_score import score_search
 from trickrules.native.engine_arrays import to_arrays
+from trickrules.native.kernel import Unsupported, kernel_for
 from trickrules.native.play import play_card
+from trickrules.search.rollouts import world_arrays
 
 __all__ = ["native_arrays", "native_values", "play_tables", "trick_table", "why_not_native"]
 
@@ -55,18 +59,23 @@ def play_tables(game: GameLike) -> Array | str:
 
 def why_not_native(state: State, measure: str) -> str | None:
     """Why the kernel cannot search this state's play for ``measure`` (``None``: it can)."""
-    if measure not in ("tricks", "points"):
-        return f"the measure {measure!r} is the engine's"
     tables = play_tables(state.game)
     if isinstance(tables, str):
         return tables
     game = state.game
     assert isinstance(game, Game)
+    if measure == "score":
+        try:
+            kernel_for(game)
+        except Unsupported as error:
+            return f"the kernel does not cover {error}"
     for name, m in game.mechanisms.items():
         if m.narrow is not None or m.trick_winner is not None:
             return f"the mechanism {name!r} changes the play"
-        if m.on_trick is not None and measure == "points" and name != "open_hand":
+        if m.on_trick is not None and measure != "tricks" and name != "open_hand":
             return f"the mechanism {name!r} moves cards after a trick"
+        if m.after_trick is not None and measure == "score":
+            return f"the mechanism {name!r} decides after a trick"
     d = state.deal
     if d.contract is not None and game.tables.rules.contracts[d.contract].end_when is not None:
         return "the contract may end the play early"
@@ -81,9 +90,9 @@ def _workspace(bits: int = SOLVE_BITS) -> dd.Workspace:
     return _WORK[bits]
 
 
-def native_arrays(state: State, side: Sequence[int]) -> tuple[Array, int]:
-    """The state as the kernel's array, the called card's holder made its partner; the side as a mask."""
-    st = to_arrays(state)
+def native_arrays(state: State, side: Sequence[int], st: Array | None = None) -> tuple[Array, int]:
+    """The state as the kernel's array (or ``st``), the called card's holder made its partner; the side as a mask."""
+    st = to_arrays(state) if st is None else st
     called = int(st[L.CALLED])
     if called >= 0 and st[L.PARTNER] < 0:
         for seat, hand in enumerate(state.hands):
@@ -103,8 +112,10 @@ def _taken(state: State, side: Sequence[int], points: bool) -> int:
 
 def native_values(
     state: State, side: Sequence[int], measure: str, max_nodes: int | None = None
-) -> tuple[tuple[tuple[str, int], ...], int]:
+) -> tuple[tuple[tuple[str, int | Fraction], ...], int]:
     """Each legal card's value for ``side`` (taken so far and to come), and the positions searched."""
+    if measure == "score":
+        return _score_values(state, side, max_nodes)
     tables = play_tables(state.game)
     assert not isinstance(tables, str)
     points = measure == "points"
@@ -133,6 +144,34 @@ def native_values(
         if work.counters[dd.C_OVER]:
             raise ArgumentError(f"the search passed max_nodes={max_nodes} positions.")
         values.append((str(action), base + gain + int(rest)))
+    return tuple(values), int(work.counters[dd.C_NODES])
+
+
+def _score_values(
+    state: State, side: Sequence[int], max_nodes: int | None
+) -> tuple[tuple[tuple[str, int | Fraction], ...], int]:
+    """:func:`native_values` for the measure ``"score"`` (:mod:`trickrules.native.dd_score`)."""
+    game = state.game
+    assert isinstance(game, Game)
+    tables = kernel_for(game).tb  # the whole kernel: the scoring's tables too
+    st, mask = native_arrays(state, side, world_arrays(state))
+    p = dd.prepare(tables, st, False)
+    work = _workspace()
+    work.clear(max_nodes or 0)
+    sign = -1 if game.spec.match.winner == "lowest" else 1
+    scale = len(side) * max(1, game.players - len(side))
+    seat = int(st[L.TO_MOVE])
+    values: list[tuple[str, int | Fraction]] = []
+    for action in state.legal_actions():
+        child = st.copy()
+        play_card(tables, child, seat, game.tables.cards.card(action.arg))
+        found = score_search(tables, child, p, work.tt, work.buf, work.counters, mask, sign, -dd.INF, dd.INF)
+        if work.counters[dd.C_OVER] == 1:
+            raise ArgumentError(f"the search passed max_nodes={max_nodes} positions.")
+        if work.counters[dd.C_OVER]:
+            raise ArgumentError("the scoring refused a deal of the search (a fraction under exact arithmetic).")
+        value = Fraction(int(found), scale)
+        values.append((str(action), int(value) if value.denominator == 1 else value))
     return tuple(values), int(work.counters[dd.C_NODES])
 
 
