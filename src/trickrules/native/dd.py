@@ -284,17 +284,9 @@ def search(
             if not maximise and most - sure <= alpha:
                 return int(most - sure)
         key = _key(tb, st, p, buf[L.MAX_CARDS + 1])
-        slot = _slot(tt, key)
-        if tt[slot, 0] == key:
-            low = tt[slot, 1]
-            high = tt[slot, 2]
-            first = tt[slot, 3]
-            if low >= beta or low == high:
-                return int(low)
-            if high <= alpha:
-                return int(high)
-            alpha = max(alpha, low)
-            beta = min(beta, high)
+        hit, value, alpha, beta, first = _probe(tt, key, alpha, beta)
+        if hit:
+            return value
     moves = buf[st[L.CARDS_PLAYED]]
     n = _order(tb, st, p, legal_cards(tb, st, seat), side, seat, first, moves)
     others = _others(tb, st, seat)
@@ -315,18 +307,47 @@ def search(
         _take_back(st, seat, c, ended, trick_n, saved_trick, seat, leader)
         if counters[C_OVER]:
             return 0
-        if (value > best) if maximise else (value < best):
-            best = value
-            best_card = c
-        if maximise:
-            alpha = max(alpha, value)
-        else:
-            beta = min(beta, value)
+        best, best_card, alpha, beta = _better(maximise, value, c, best, best_card, alpha, beta)
         if alpha >= beta:
             break
     if boundary:
         _store(tt, key, best, a0, b0, best_card, st[L.CARDS_PLAYED])
     return int(best)
+
+
+@native
+def _probe(tt: Array, key: int, alpha: int, beta: int) -> tuple[bool, int, int, int, int]:
+    """What the table's entry for ``key`` says about the window (alpha, beta).
+
+    Whether it settles it (and the value it gives then), the window narrowed by its bounds, and its
+    best card (-1: none).
+    """
+    slot = _slot(tt, key)
+    if tt[slot, 0] != key:
+        return False, 0, alpha, beta, -1
+    low = tt[slot, 1]
+    high = tt[slot, 2]
+    if low >= beta or low == high:
+        return True, int(low), alpha, beta, -1
+    if high <= alpha:
+        return True, int(high), alpha, beta, -1
+    return False, 0, int(max(alpha, low)), int(min(beta, high)), int(tt[slot, 3])
+
+
+@native
+def _better(
+    maximise: int, value: int, card: int, best: int, best_card: int, alpha: int, beta: int
+) -> tuple[int, int, int, int]:
+    """A move's value taken in: the best value and card so far, and the window.
+
+    A maximising seat raises alpha, a minimising one lowers beta.
+    """
+    if (value > best) if maximise else (value < best):
+        best = value
+        best_card = card
+    if maximise:
+        return int(best), int(best_card), int(max(alpha, value)), beta
+    return int(best), int(best_card), alpha, int(min(beta, value))
 
 
 @native

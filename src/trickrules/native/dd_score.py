@@ -18,7 +18,7 @@ import numpy.typing as npt
 
 from trickrules.native import layout as L
 from trickrules.native import tables as T
-from trickrules.native.dd import C_LIMIT, C_NODES, C_OVER, INF, _key, _order, _slot, _store, _take_back
+from trickrules.native.dd import C_LIMIT, C_NODES, C_OVER, INF, _better, _key, _order, _probe, _store, _take_back
 from trickrules.native.jit import native, native_alloc
 from trickrules.native.play import legal_cards, play_card
 from trickrules.native.scoring import pay_deal
@@ -92,17 +92,9 @@ def score_search(
     maximise = (side >> seat) & 1
     if boundary:
         key = _key(tb, st, p, buf[L.MAX_CARDS + 1]) ^ _history(st, tb[T.H_PLAYERS])
-        slot = _slot(tt, key)
-        if tt[slot, 0] == key:
-            low = tt[slot, 1]
-            high = tt[slot, 2]
-            first = tt[slot, 3]
-            if low >= beta or low == high:
-                return int(low)
-            if high <= alpha:
-                return int(high)
-            alpha = max(alpha, low)
-            beta = min(beta, high)
+        hit, value, alpha, beta, first = _probe(tt, key, alpha, beta)
+        if hit:
+            return value
     moves = buf[st[L.CARDS_PLAYED]]
     n = _order(tb, st, p, legal_cards(tb, st, seat), side, seat, first, moves)
     trick_n = st[L.TRICK_N]
@@ -117,13 +109,7 @@ def score_search(
         _take_back(st, seat, c, ended, trick_n, saved_trick, seat, leader)
         if counters[C_OVER]:
             return 0
-        if (value > best) if maximise else (value < best):
-            best = value
-            best_card = c
-        if maximise:
-            alpha = max(alpha, value)
-        else:
-            beta = min(beta, value)
+        best, best_card, alpha, beta = _better(maximise, value, c, best, best_card, alpha, beta)
         if alpha >= beta:
             break
     if boundary:
