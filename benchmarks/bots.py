@@ -1,7 +1,8 @@
 """Duplicate matches of two bots: the same deals with the seats rotated, so that the luck of the cards cancels.
 
 For each deal (a one-deal match from seed ``k``), bot A sits at the even seats and bot B at the odd ones,
-then the other way round, with the same cards. A deal's result is A's mean score per seat less B's,
+then the other way round, with the same cards. A deal's result is A's mean score per seat less B's
+(B's less A's where the lowest score wins),
 averaged over the two seatings; the report gives its mean with a 95% interval, and A's share of the
 deals (a deal A's seats outscored B's counts 1, a tie 1/2), also with a 95% interval. An interval that
 excludes 0 (or a share of 1/2) says one bot is the stronger on this game.
@@ -42,6 +43,7 @@ def duplicate(
     """Mean result of A against B and its 95% half-width, A's share and its half-width, and the seconds taken."""
     game = trickrules.load(name)
     n = game.players
+    sign = -1 if game.spec.match.winner == "lowest" else 1  # Hearts: the lower score is the better
     start = time.monotonic()
     results, wins = [], []
     for seed in range(deals):
@@ -53,7 +55,7 @@ def duplicate(
             scores = final.match.scores
             mine = [scores[s] for s in range(n) if kinds[s] == a]
             theirs = [scores[s] for s in range(n) if kinds[s] == b]
-            pair.append(sum(mine) / len(mine) - sum(theirs) / len(theirs))
+            pair.append(sign * (sum(mine) / len(mine) - sum(theirs) / len(theirs)))
         result = sum(pair) / 2
         results.append(result)
         wins.append(1.0 if result > 0 else 0.5 if result == 0 else 0.0)
