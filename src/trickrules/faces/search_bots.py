@@ -32,17 +32,18 @@ import random
 import time
 from collections.abc import Callable, Mapping
 from fractions import Fraction
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from trickrules.engine.state import GameLike, State
 from trickrules.errors import ArgumentError
 from trickrules.faces.random_bot import Bot
 from trickrules.records.eventlog import EventLog
 from trickrules.records.view import View
-from trickrules.search.native_solve import why_not_native
-from trickrules.search.rollouts import Array, Rollouts
 from trickrules.search.solve import solve
 from trickrules.search.worlds import sample_worlds
+
+if TYPE_CHECKING:
+    from trickrules.search.rollouts import Array, Rollouts
 
 __all__ = ["DeterminizedBot", "IsmctsBot", "deal_result", "make_bot", "parse_kind"]
 
@@ -86,11 +87,24 @@ def make_bot(bots: Mapping[str, Callable[..., Bot]], token: str, game: GameLike,
     return bots[name](game, seed) if budget is None else bots[name](game, seed, budget_ms=budget)
 
 
+def _rollouts(game: GameLike, seed: int) -> Rollouts | None:
+    """The kernel's scored playouts for ``game``, or ``None`` without the ``native`` extra (NumPy, Numba)."""
+    try:
+        from trickrules.search.rollouts import Rollouts
+    except ImportError:
+        return None
+    return Rollouts(game, seed)
+
+
 def _solvable(world: State) -> bool:
     """Whether the determinized bot solves ``world`` rather than play it out: late enough in the play."""
     if world.phase != "play" or world.chooser is None:
         return False
     most = max(len(world.hand(s)) for s in range(world.game.players))
+    try:
+        from trickrules.search.native_solve import why_not_native
+    except ImportError:  # without the `native` extra the engine solves
+        return most <= SOLVE_CARDS
     return most <= (NATIVE_SOLVE_CARDS if why_not_native(world, "score") is None else SOLVE_CARDS)
 
 
@@ -115,7 +129,7 @@ class _SearchBot:
         self.game = game
         self._rng = random.Random(seed)
         self.budget_ms = budget_ms
-        self._rollouts = Rollouts(game, seed)
+        self._rollouts = _rollouts(game, seed)
 
     def _deadline(self) -> float | None:
         return None if self.budget_ms is None else time.monotonic() + self.budget_ms / 1000
@@ -199,7 +213,7 @@ class DeterminizedBot(_SearchBot):
                     key = (w, text)
                     if key not in after:
                         after[key] = world.apply(text)
-                        arrays[key] = self._rollouts.arrays(after[key])
+                        arrays[key] = None if self._rollouts is None else self._rollouts.arrays(after[key])
                     totals[text] += self._value(world, after[key], arrays[key], seat)
                     counts[text] += 1
             done += 1
@@ -217,7 +231,7 @@ class DeterminizedBot(_SearchBot):
 
     def _value(self, world: State, after: State, st: Array | None, seat: int) -> float:
         """An action's value in ``world`` by random playouts from ``after``: on the kernel where it can."""
-        found = None if st is None else self._rollouts.results_from(st, self.kernel_playouts)
+        found = None if st is None or self._rollouts is None else self._rollouts.results_from(st, self.kernel_playouts)
         if found is not None:
             return float(found[seat])
         total = 0.0
@@ -283,8 +297,9 @@ class IsmctsBot(_SearchBot):
             node = node.children[text]
             if untried:
                 break
-        st = None if _over(world, state) else self._rollouts.arrays(state)
-        found = None if st is None else self._rollouts.results_from(st, LEAF_PLAYOUTS)
+        rollouts = self._rollouts
+        st = None if rollouts is None or _over(world, state) else rollouts.arrays(state)
+        found = None if st is None or rollouts is None else rollouts.results_from(st, LEAF_PLAYOUTS)
         if found is not None:
             for parent, text in path:
                 parent.visits[text] = parent.visits.get(text, 0) + 1

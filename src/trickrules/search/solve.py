@@ -55,7 +55,6 @@ from trickrules.engine.scoring import sides_of_deal
 from trickrules.engine.state import State
 from trickrules.engine.values import evolve
 from trickrules.errors import ArgumentError
-from trickrules.search.native_solve import native_values, why_not_native
 
 __all__ = ["MEASURES", "Solution", "solve"]
 
@@ -113,6 +112,11 @@ def solve(state: State, measure: str = "score", max_nodes: int | None = None, na
         raise ArgumentError(f"solve() searches the play of a deal; this state is in its {state.phase!r} phase.")
     seat = state.chooser
     side = _side_of(state, seat)
+    if native:
+        try:
+            from trickrules.search.native_solve import native_values, why_not_native
+        except ImportError:  # the `native` extra (NumPy, Numba) is not installed: the engine searches
+            native = False
     if native and why_not_native(state, measure) is None:
         found, nodes = native_values(state, side, measure, max_nodes)
         return Solution(seat, side, measure, found, nodes)
