@@ -49,6 +49,7 @@ __all__ = [
     "points_of",
     "prepare",
     "search",
+    "trick_gain",
     "value_at_least",
     "workspace",
 ]
@@ -70,8 +71,6 @@ P_ZOBRIST = P_SUIT_CARDS + 8 * 64  # [(name, holder)]: 192 names x 8 holders, th
 P_BETWEEN = P_ZOBRIST + 192 * 8 + 8  # [a, b] -> the cards of the suit strictly between a and b
 P_SIZE = P_BETWEEN + 64 * 64
 
-#: The transposition table's entries (a power of two, in pairs: :func:`workspace`): key, lower bound,
-#: upper bound, best card, cards played at the entry's position.
 #: The counters' slots: nodes searched, the node limit (0: none), 1 once the limit was passed.
 C_NODES = 0
 C_LIMIT = 1
@@ -96,7 +95,11 @@ class Workspace:
 
 
 def workspace(bits: int = 20) -> Workspace:
-    """A fresh workspace whose table has ``2 ** bits`` entries (40 bytes each: 40 MiB for 20 bits)."""
+    """A fresh workspace whose table has ``2 ** bits`` entries (40 bytes each: 40 MiB for 20 bits).
+
+    The table's entries go in pairs (the key's slot and the next); each holds a key, a lower bound, an
+    upper bound, the best card and the cards played at the entry's position.
+    """
     tt = np.zeros((1 << bits, 5), dtype=np.int64)
     return Workspace(tt, np.zeros((L.MAX_CARDS + 2, 128), dtype=np.int64), np.zeros(4, dtype=np.int64))
 
@@ -302,7 +305,7 @@ def search(
             continue
         tried |= 1 << c
         ended = play_card(tb, st, seat, c)
-        gain = _gain(p, st, side, ended, trick_n)
+        gain = trick_gain(p, st, side, ended, trick_n)
         value = gain + search(tb, st, p, tt, buf, counters, side, alpha - gain, beta - gain)
         _take_back(st, seat, c, ended, trick_n, saved_trick, seat, leader)
         if counters[C_OVER]:
@@ -407,8 +410,11 @@ def _equivalent(p: Array, c: int, tried: int, others: int) -> bool:
 
 
 @native
-def _gain(p: Array, st: Array, side: int, ended: bool, trick_n: int) -> int:
-    """What the card just played gave ``side`` at once: the trick it ended, where the side won it."""
+def trick_gain(p: Array, st: Array, side: int, ended: bool, trick_n: int) -> int:
+    """What the card just played gave ``side`` at once: the trick it ended, where the side won it.
+
+    (``trick_n``: the cards the trick held before it.)
+    """
     if not ended:
         return 0
     winner = st[L.WINNERS + st[L.TRICKS_PLAYED] - 1]

@@ -19,6 +19,7 @@ from fractions import Fraction
 import numpy as np
 import numpy.typing as npt
 
+from trickrules.compile.cards import bits
 from trickrules.engine.game import Game
 from trickrules.engine.state import GameLike, State
 from trickrules.errors import ArgumentError
@@ -84,10 +85,24 @@ def why_not_native(state: State, measure: str) -> str | None:
     return None
 
 
-def _workspace(bits: int = SOLVE_BITS) -> dd.Workspace:
-    if bits not in _WORK:
-        _WORK[bits] = dd.workspace(bits)
-    return _WORK[bits]
+def _workspace(size: int = SOLVE_BITS) -> dd.Workspace:
+    if size not in _WORK:
+        _WORK[size] = dd.workspace(size)
+    return _WORK[size]
+
+
+_PREPARED: dict[tuple[str, int, int, int, bool], Array] = {}
+
+
+def _prepare(game: GameLike, tables: Array, st: Array, points: bool) -> Array:
+    """:func:`~trickrules.native.dd.prepare`, kept per game, tables, trump row, called card and measure."""
+    key = (game.fingerprint, id(tables), int(st[L.TRUMP_ROW]), int(st[L.CALLED]), points)
+    found = _PREPARED.get(key)
+    if found is None:
+        if len(_PREPARED) >= 256:
+            _PREPARED.clear()
+        found = _PREPARED[key] = dd.prepare(tables, st, points)
+    return found
 
 
 def native_arrays(state: State, side: Sequence[int], st: Array | None = None) -> tuple[Array, int]:
@@ -107,7 +122,7 @@ def _taken(state: State, side: Sequence[int], points: bool) -> int:
     if not points:
         return sum(1 for w in tally.winners if w in side)
     worth = state.game.tables.cards.points
-    return sum(worth[c] for s in side for c in range(len(worth)) if (tally.won[s] >> c) & 1)
+    return sum(worth[c] for s in side for c in bits(tally.won[s]))
 
 
 def native_values(
@@ -120,30 +135,21 @@ def native_values(
     assert not isinstance(tables, str)
     points = measure == "points"
     st, mask = native_arrays(state, side)
-    p = dd.prepare(tables, st, points)
+    p = _prepare(state.game, tables, st, points)
     work = _workspace()
     work.clear(max_nodes or 0)
     base = _taken(state, side, points)
     codes = state.game.tables.cards
+    values: list[tuple[str, int | Fraction]] = []
     seat = int(st[L.TO_MOVE])
-    values = []
     for action in state.legal_actions():
-        card = codes.card(action.arg)
-        child = st.copy()
-        before = int(child[L.TRICKS_PLAYED])
-        play_card(tables, child, seat, card)
-        gain = 0
-        if child[L.TRICKS_PLAYED] > before:
-            winner = int(child[L.WINNERS + before])
-            if (mask >> winner) & 1:
-                taken = 0
-                for i in range(int(st[L.TRICK_N]) + 1):
-                    taken |= 1 << int(child[L.TRICK + i])
-                gain = dd.points_of(p, taken) if points else 1
-        rest = dd.search(tables, child, p, work.tt, work.buf, work.counters, mask, -dd.INF, dd.INF)
+        child = st.copy()  # the search calls itself only: Numba's cache keeps no caller of it
+        ended = play_card(tables, child, seat, codes.card(action.arg))
+        found = dd.trick_gain(p, child, mask, ended, int(st[L.TRICK_N]))
+        found += dd.search(tables, child, p, work.tt, work.buf, work.counters, mask, -dd.INF, dd.INF)
         if work.counters[dd.C_OVER]:
             raise ArgumentError(f"the search passed max_nodes={max_nodes} positions.")
-        values.append((str(action), base + gain + int(rest)))
+        values.append((str(action), base + int(found)))
     return tuple(values), int(work.counters[dd.C_NODES])
 
 
@@ -155,7 +161,7 @@ def _score_values(
     assert isinstance(game, Game)
     tables = kernel_for(game).tb  # the whole kernel: the scoring's tables too
     st, mask = native_arrays(state, side, world_arrays(state))
-    p = dd.prepare(tables, st, False)
+    p = _prepare(game, tables, st, False)
     work = _workspace()
     work.clear(max_nodes or 0)
     sign = -1 if game.spec.match.winner == "lowest" else 1
@@ -202,7 +208,7 @@ def trick_table(game: GameLike, hands: Sequence[int]) -> dict[tuple[int, int], i
         st[L.TRICKS] = tricks
         for name in ("CALLED", "PARTNER", "DECLARER", "CONTRACT"):
             st[getattr(L, name)] = L.NONE
-        p = dd.prepare(tables, st, False)
+        p = _prepare(game, tables, st, False)
         guess = tricks // 2
         first = team[0]  # every search counts for one side, so that they share the table's entries
         mask = sum(1 << s for s in first)

@@ -47,6 +47,7 @@ from fractions import Fraction
 
 from attrs import frozen
 
+from trickrules.compile.cards import bits
 from trickrules.compile.modes import ContractSide
 from trickrules.engine.actions import Action
 from trickrules.engine.events import TrickWon
@@ -235,7 +236,7 @@ class _Search:
             if isinstance(event, TrickWon) and len(parent.tally.winners) < event.number:
                 for card in event.cards:
                     won[event.seat] |= 1 << self.root.game.tables.cards.card(card)
-        return sum(worth[c] for s in self.side for c in range(len(worth)) if (won[s] >> c) & 1)
+        return sum(worth[c] for s in self.side for c in bits(won[s]))
 
     def _score(self, parent: State, state: State) -> Value:
         """The mean score change of the root's side less that of the others, a higher score being better."""
