@@ -128,6 +128,7 @@ SHOW_MECHANISM = listed(
     view_type=ShownView,
     replays={CardShown: _show_replay},
     reasons={"shown_first": "must play a shown card before any other"},
+    actions=lambda t: tuple(Action("show", c) for c in t.cards.codes),
 )
 
 # -- the "exposed" mechanism: a hand played by its partner --------------------------------
@@ -326,3 +327,21 @@ def test_random_play_of_a_registered_mechanism_keeps_the_deck_whole(show_game: G
         held = sum(h.bit_count() for h in state.hands) + sum(m.bit_count() for m in state.tally.won)
         assert held + len(state.trick) == 52
         state = state.apply(rng.choice(state.legal_actions()))
+
+
+def test_a_registered_mechanisms_actions_have_ids_after_the_common_ones(show_game: Game) -> None:
+    """A plug-in lists its actions (``actions=``); they are numbered after the game's common ones."""
+    size = show_game.cards.size
+    shows = [show_game.action_id(f"show {c}") for c in show_game.cards.codes]
+    assert shows == list(range(show_game.num_distinct_actions - size, show_game.num_distinct_actions))
+    state = show_game.new_match(seed=3)
+    seen = set()
+    while not state.is_terminal:
+        if state.is_chance:
+            state = state.apply(state.seeded_outcome())
+            continue
+        for action in state.legal_actions():
+            assert show_game.action_of(show_game.action_id(action)) == action
+            seen.add(action.verb)
+        state = state.apply(state.legal_actions()[0])
+    assert {"show", "play"} <= seen

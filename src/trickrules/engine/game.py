@@ -47,10 +47,12 @@ class Game:
     """
 
     __slots__ = (
+        "_action_ids",
         "_actions",
         "after_trick_hooks",
         "apply_by_phase",
         "chooser_hooks",
+        "distinct_actions",
         "fingerprint",
         "lead_hooks",
         "legal_by_phase",
@@ -93,6 +95,12 @@ class Game:
         self.sequence: tuple[Mechanism, ...] = found.sequence
         self.mechanisms: Mapping[str, Mechanism] = found.by_phase
         self.reasons: Mapping[str, str] = found.reasons
+        #: Every action a seat may take in this game, each once: an action's id is its place here
+        #: (:meth:`action_id`). The common actions first, in :class:`SharedValues`' order (``play CARD``
+        #: for each card in deck order: a card's id is its index), then each mechanism's own, in the
+        #: order of the game's sequence.
+        self.distinct_actions: tuple[Action, ...] = _distinct_actions(self.shared, found.sequence, self.tables)
+        self._action_ids: Mapping[str, int] = MappingProxyType({str(a): i for i, a in enumerate(self.distinct_actions)})
         # The mechanisms' hooks the play and the state ask, gathered once (most games have few or none).
         self.after_trick_hooks: tuple[
             Callable[[State, tuple[int, ...], DealInfo, Tally, Events, int], State | None], ...
@@ -168,6 +176,33 @@ class Game:
         """The action with this text form (shared where possible, so cheap to compare)."""
         found = self._actions.get(text)
         return found if found is not None else Action.parse(text)
+
+    @property
+    def num_distinct_actions(self) -> int:
+        """How many distinct actions a seat may take in this game (the ids are 0 to this minus 1)."""
+        return len(self.distinct_actions)
+
+    def action_id(self, action: Action | str) -> int:
+        """The id of an action of this game (or its text): its place in :attr:`distinct_actions`.
+
+        Ids depend on the spec and its options alone, so they are the same in every process.
+        """
+        text = str(action) if isinstance(action, Action) else action
+        found = self._action_ids.get(text) if type(text) is str else None
+        if found is None:
+            raise ArgumentError(
+                f"{shown(action)} is not an action of {self.name} (its {len(self._action_ids)} actions "
+                "are listed by distinct_actions)."
+            )
+        return found
+
+    def action_of(self, action_id: int) -> Action:
+        """The action whose id is ``action_id`` (:meth:`action_id`)."""
+        if type(action_id) is not int or not 0 <= action_id < len(self.distinct_actions):
+            raise ArgumentError(
+                f"action_id must be an integer from 0 to {len(self.distinct_actions) - 1}, found {shown(action_id)}."
+            )
+        return self.distinct_actions[action_id]
 
     def as_action(self, action: object) -> Action:
         """``action`` as an :class:`Action`: an action, or its text form."""
@@ -324,3 +359,13 @@ def load(name_or_path: str | Path, options: Mapping[str, object] | None = None) 
         game = _LOADED.setdefault(resolved, game)
         _LOADED[key] = game
     return game
+
+
+def _distinct_actions(shared: SharedValues, sequence: Sequence[Mechanism], tables: Tables) -> tuple[Action, ...]:
+    """The game's actions, each once: the common ones, then each mechanism's own (:attr:`Game.distinct_actions`)."""
+    found: dict[str, Action] = dict(shared.actions)
+    for m in sequence:
+        if m.actions is not None:
+            for action in m.actions(tables):
+                found.setdefault(str(action), action)
+    return tuple(found.values())

@@ -176,6 +176,11 @@ class Mechanism(Sealed):
     #: first lead (a hand laid face up, say). Asked each time the play becomes due before the first trick is won,
     #: so it must change nothing the second time.
     on_play_start: Callable[[State, DealInfo, Tally, Events], tuple[DealInfo, Tally, Events]] | None = None
+    #: (tables) -> every action a seat may take in this mechanism in the game, in a stable order: what numbers
+    #: them (:attr:`Game.distinct_actions <trickrules.engine.game.Game.distinct_actions>`). ``None``: its actions
+    #: are among the game's common ones (a card played, given, called or discarded; a pass; a bid of the
+    #: contract ladder; a trump named; an announcement or declaration the spec lists; going alone).
+    actions: Callable[[Tables], Sequence[Action]] | None = None
 
 
 def listed(

@@ -182,6 +182,10 @@ def strains_of(game: GameLike) -> Strains:
     return _strains_for(t.mechanism_sections[PHASE], t.cards.suit_codes)
 
 
+def _actions(t: Tables) -> tuple[Action, ...]:
+    return _strains_for(t.mechanism_sections[PHASE], t.cards.suit_codes).actions
+
+
 def _uses(t: Tables) -> bool:
     """Whether a game uses this mechanism (its spec names the section), its section checked once compiled."""
     section = t.mechanism_sections.get(PHASE)
@@ -338,6 +342,7 @@ MECHANISM = listed(
     _step,
     _why,
     replays=MappingProxyType({CallMade: _called}),
+    actions=_actions,
     start=_start,
     due=_due,
     view=_view,

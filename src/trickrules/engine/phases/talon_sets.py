@@ -373,11 +373,20 @@ def _uses(t: Tables) -> bool:
     return True
 
 
+def _actions(t: Tables) -> tuple[Action, ...]:
+    """``take N`` for every set a talon may be split into, then ``discard CARD`` for every card."""
+    params = talon_params(t)
+    most = params.talon_size // min((s for s in params.set_size if s), default=params.talon_size)
+    takes = (Action("take", str(n)) for n in range(1, most + 1))
+    return (*takes, *(Action("discard", c) for c in t.cards.codes))
+
+
 MECHANISM = listed(
     PHASE,
     _offered,
     _step,
     _why,
+    actions=_actions,
     reveals=MappingProxyType({TalonDiscarded: _discard_for}),
     replays=MappingProxyType({SetTaken: _took, TalonDiscarded: _discarded}),
     start=_start,

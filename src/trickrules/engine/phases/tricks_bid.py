@@ -28,6 +28,7 @@ from trickrules.engine.state import State
 from trickrules.engine.values import Actor, DealInfo, MatchInfo, Phase, with_part
 
 if TYPE_CHECKING:
+    from trickrules.compile.tables import Tables
     from trickrules.engine.state import GameLike
 
 __all__ = ["MECHANISM", "Bids", "BidsView", "bid_range", "bids"]
@@ -153,12 +154,20 @@ def _bid(event: TricksBidEvent, game: GameLike) -> Action:
     return game.action(f"bid {event.tricks}")
 
 
+def _actions(t: Tables) -> tuple[Action, ...]:
+    """``bid 0`` up to the most a seat may bid: the rule's cap, else the most cards a hand can hold."""
+    found = t.rules.bids.tricks_bid
+    assert found is not None
+    return tuple(_action(k) for k in range((found.max or t.cards.size // t.players) + 1))
+
+
 MECHANISM: Mechanism = listed(
     Phase.TRICKS_BID,
     _offered,
     _step,
     _why,
     replays=MappingProxyType({TricksBidEvent: _bid}),
+    actions=_actions,
     start=_start,
     due=_due,
     view=_view,

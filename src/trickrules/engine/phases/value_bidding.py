@@ -263,11 +263,17 @@ def _held(event: ValueHeld, game: Any) -> Action:
     return game.action("hold")  # type: ignore[no-any-return]
 
 
+def _actions(t: Tables) -> tuple[Action, ...]:
+    """``pass``, ``hold``, then ``bid VALUE`` for every value, lowest first."""
+    return (Action("pass"), Action("hold"), *(Action("bid", str(v)) for v in _values(t)))
+
+
 MECHANISM: Mechanism = listed(
     VALUE_BIDDING,
     _offered,
     _step,
     _why,
+    actions=_actions,
     replays=MappingProxyType({**PASS, ValueBid: _bid, ValueHeld: _held}),
     start=_start,
     due=_due,

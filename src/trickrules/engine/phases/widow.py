@@ -266,11 +266,17 @@ def _discarded(event: WidowDiscarded, game: GameLike) -> Action:
     return game.action(f"discard {event.card}")
 
 
+def _actions(t: Tables) -> tuple[Action, ...]:
+    """``pickup`` and ``hand``, then ``discard CARD`` for every card."""
+    return (Action("pickup"), Action("hand"), *(Action("discard", c) for c in t.cards.codes))
+
+
 MECHANISM: Mechanism = listed(
     WIDOW,
     _offered,
     _step,
     _why,
+    actions=_actions,
     reveals=MappingProxyType({WidowTaken: _taken_for, WidowDiscarded: _discarded_for}),
     replays=MappingProxyType({WidowChoice: _chosen, WidowDiscarded: _discarded}),
     start=_start,
