@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import attrs
 
-from trickrules import State, View
+from trickrules import Action, State, View
 from trickrules.engine.events import Dealt, TrickWon
 from trickrules.engine.mechanism import seat_views
 from trickrules.engine.phases.announce import AnnouncementsView
@@ -212,3 +212,11 @@ def tricks_of_deal(state: State, deal: int) -> list[TrickWon]:
             found.append(event)
     return found
 
+
+
+def adapter_legal(state: State) -> tuple[Action, ...]:
+    """The legal actions of ``state`` as OpenSpiel sees them through ``trickrules.openspiel``: its ids, decoded."""
+    from trickrules.openspiel import wrap
+
+    game = state.game
+    return tuple(game.action_of(i) for i in wrap(state).legal_actions())  # type: ignore[attr-defined]

@@ -34,6 +34,7 @@ from typing import Any
 
 import pytest
 
+import parts
 import trickrules
 from trickrules import Game, State
 from trickrules.engine.events import Dealt, TrickWon
@@ -145,7 +146,7 @@ def walk(tr_game: Game, os_game: Any, seed: int, label: str) -> None:
                 f"{where}, step {step}: seat deciding {state.chooser} (to move {state.to_move}), "
                 f"OpenSpiel's {spiel.current_player()}"
             )
-        ours = sorted(str(a) for a in state.legal_actions())
+        ours = sorted(str(a) for a in parts.adapter_legal(state))
         theirs = sorted(move_of(a) for a in spiel.legal_actions())
         if ours != theirs:
             raise Disagreement(f"{where}, step {step} (seat {state.chooser}): trickrules {ours}, OpenSpiel {theirs}")

@@ -169,7 +169,7 @@ def walk(tr_game: Game, os_game: Any, seed: int, label: str, *, stacked: bool = 
     while not state.is_terminal:
         if spiel.is_terminal() or spiel.current_player() != state.to_move:
             raise Disagreement(f"{where}, step {step}: seat to move {state.to_move} vs OpenSpiel's {spiel}")
-        ours = {a.arg for a in state.legal_actions()}
+        ours = {a.arg for a in parts.adapter_legal(state)}
         theirs = {card_code(a) for a in spiel.legal_actions()}
         if ours != theirs:
             raise Disagreement(

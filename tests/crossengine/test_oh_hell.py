@@ -28,6 +28,7 @@ from typing import Any
 
 import pytest
 
+import parts
 import trickrules
 from trickrules import Game, State
 from trickrules.engine.events import DealScored, Dealt, TrickWon
@@ -162,7 +163,7 @@ def play_deal(state: State, spiel: Any, rng: random.Random, where: str) -> State
         mover = None if spiel.is_terminal() else spiel.current_player()
         if mover != state.to_move:
             raise Disagreement(f"{where}, step {step}: seat to move {state.to_move}, OpenSpiel's {mover}")
-        ours = sorted(str(a) for a in state.legal_actions())
+        ours = sorted(str(a) for a in parts.adapter_legal(state))
         theirs = sorted(cards.move_of(a) for a in spiel.legal_actions())
         if ours != theirs:
             raise Disagreement(f"{where}, step {step} (seat {mover}): trickrules allows {ours}, OpenSpiel {theirs}")

@@ -25,6 +25,7 @@ from typing import Any
 
 import pytest
 
+import parts
 import trickrules
 from trickrules import Game, State
 from trickrules.engine.events import Dealt, TrickWon
@@ -112,7 +113,7 @@ def play_deal(state: State, spiel: Any, rng: random.Random, where: str) -> int:
         mover = None if spiel.is_terminal() else spiel.current_player()
         if mover != state.to_move:
             raise Disagreement(f"{where}, step {step}: seat to move {state.to_move}, OpenSpiel's {mover}")
-        ours = sorted(str(a) for a in state.legal_actions())
+        ours = sorted(str(a) for a in parts.adapter_legal(state))
         theirs = sorted(action_text(spiel, a) for a in spiel.legal_actions())
         if ours != theirs:
             raise Disagreement(f"{where}, step {step} (seat {mover}): trickrules allows {ours}, OpenSpiel {theirs}")

@@ -31,6 +31,7 @@ from typing import Any
 
 import pytest
 
+import parts
 import trickrules
 from trickrules import Game, State
 from trickrules.engine.events import DealScored, Dealt, TrickWon
@@ -158,7 +159,7 @@ def play_deal(state: State, spiel: Any, rng: random.Random, where: str, *, alone
         mover = (eldest + spiel.current_player()) % 4 if not spiel.is_terminal() else None
         if mover != state.to_move:
             raise Disagreement(f"{where}, step {step}: seat to move {state.to_move}, OpenSpiel's {mover}")
-        ours = sorted(str(a) for a in state.legal_actions())
+        ours = sorted(str(a) for a in parts.adapter_legal(state))
         theirs = sorted(move_of(a) for a in spiel.legal_actions())
         if ours != theirs:
             raise Disagreement(f"{where}, step {step} (seat {mover}): trickrules allows {ours}, OpenSpiel {theirs}")

@@ -24,6 +24,7 @@ from typing import Any
 
 import pytest
 
+import parts
 import trickrules
 from trickrules import Game, State
 from trickrules.engine.events import TrickWon
@@ -111,7 +112,7 @@ def play_one(game: Game, players: int, seed: int) -> int:
         if state.to_move != seat:
             raise Disagreement(f"{where} step {steps}: seat to move {state.to_move} here, {seat} in OpenSpiel")
         theirs = openspiel_actions(os_state, codes)
-        ours = {str(a) for a in state.legal_actions()}
+        ours = {str(a) for a in parts.adapter_legal(state)}
         if ours != set(theirs):
             raise Disagreement(
                 f"{where} step {steps}: legal actions differ: only here {sorted(ours - set(theirs))}, "

@@ -279,6 +279,14 @@ class Game:
     def __hash__(self) -> int:
         return hash(self.fingerprint)
 
+    def __copy__(self) -> Game:
+        """The game itself: it is immutable, so a copy would be the same value."""
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+        """The game itself (immutable; a copy of a state would copy its whole history)."""
+        return self
+
     def __reduce__(self) -> tuple[Callable[[Spec, str], Game], tuple[Spec, str]]:
         return (_restore_game, (self.spec, self.source))
 

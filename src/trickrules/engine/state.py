@@ -354,6 +354,14 @@ class State:
 
         return svg.table(self.picture())
 
+    def __copy__(self) -> State:
+        """The state itself: it is immutable, so a copy would be the same value."""
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> State:
+        """The state itself (immutable; a copy of a state would copy its whole history)."""
+        return self
+
     def __reduce__(self) -> tuple[Any, ...]:
         # The history is a chain as long as the match: pickled flat, so that no depth limit is hit.
         fields = (self.game, self.phase, self.to_move, self.hands, self.trick, self.leader)

@@ -55,6 +55,7 @@ from trickrules.records.view import View
 __all__ = [
     "Layout",
     "Section",
+    "deal_events",
     "information_layout",
     "information_state_tensor",
     "observation_layout",
@@ -399,7 +400,7 @@ def _number(value: int | Fraction) -> float:
     return float(value)
 
 
-def _deal_history(state: State, seat: int) -> list[tuple[Any, Any]]:
+def deal_events(state: State, seat: int) -> list[tuple[Any, Any]]:
     """The (actor, event) of the deal so far as ``seat`` sees them, oldest first (from the deal's ``Dealt``)."""
     out: list[tuple[Any, Any]] = []
     step = state.history
@@ -483,7 +484,7 @@ def _fill(state: State, seat: int, layout: Layout, information: bool) -> Array:
     replays = _replays(game)
     plays = part("plays") if information else None
     k = 0
-    for actor, event in _deal_history(state, seat):
+    for actor, event in deal_events(state, seat):
         if isinstance(event, CardPlayed):
             if plays is not None and k < n:
                 plays[k * (p + n) + _rel(game, seat, event.seat)] = 1
