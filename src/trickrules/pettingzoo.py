@@ -4,7 +4,7 @@
 >>> env = trickrules.pettingzoo.env("manille")
 >>> env.reset(seed=1)
 >>> env.agent_selection
-'seat_1'
+'seat_0'
 
 :func:`env` gives an agent-environment-cycle environment for every seat of
 a match: an agent is a seat (``seat_0``, ...); the agent selected is the
@@ -110,7 +110,7 @@ class TrickTakingEnv(AECEnv):  # type: ignore[misc]
         self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
         self.state: State | None = None
 
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
+    def observation_space(self, agent: str) -> spaces.Dict:
         """Every seat's observation: the tensor and the mask of legal action ids."""
         return self.observation_spaces[agent]
 

@@ -23,8 +23,9 @@ Needs numpy (the ``native``, ``openspiel`` or ``pettingzoo`` extra).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -77,11 +78,8 @@ class Section:
     start: int
     shape: tuple[int, ...]
     what: str
-
-    @property
-    def size(self) -> int:
-        """How many numbers the section holds."""
-        return int(np.prod(self.shape))
+    #: How many numbers the section holds.
+    size: int
 
 
 @frozen
@@ -90,6 +88,8 @@ class Layout:
 
     sections: tuple[Section, ...]
     size: int
+    #: Each section's start and size, by name.
+    places: Mapping[str, tuple[int, int]]
 
     def section(self, name: str) -> Section:
         """The section called ``name``."""
@@ -303,9 +303,18 @@ for _kind, _size, _encode in _BUILT_IN:
 # -- the layouts ---------------------------------------------------------------------------------
 
 
-def _decisions(game: Game) -> tuple[str, ...]:
-    """The actions counted in ``decisions``: every action but a card's play."""
-    return tuple(str(a) for a in game.distinct_actions if a.verb != "play")
+_DECISIONS: dict[str, dict[str, int]] = {}
+
+
+def _decisions(game: Game) -> dict[str, int]:
+    """The actions counted in ``decisions`` (every action but a card's play), each with its column."""
+    found = _DECISIONS.get(game.fingerprint)
+    if found is None:
+        if len(_DECISIONS) > 64:
+            _DECISIONS.clear()
+        texts = (str(a) for a in game.distinct_actions if a.verb != "play")
+        found = _DECISIONS[game.fingerprint] = {text: i for i, text in enumerate(texts)}
+    return found
 
 
 def _core(game: Game) -> list[tuple[str, tuple[int, ...], str]]:
@@ -361,9 +370,10 @@ def _layout(rows: list[tuple[str, tuple[int, ...], str]]) -> Layout:
     sections = []
     start = 0
     for name, shape, what in rows:
-        sections.append(Section(name, start, shape, what))
-        start += int(np.prod(shape))
-    return Layout(tuple(sections), start)
+        size = int(np.prod(shape))
+        sections.append(Section(name, start, shape, what, size))
+        start += size
+    return Layout(tuple(sections), start, MappingProxyType({s.name: (s.start, s.size) for s in sections}))
 
 
 _LAYOUTS: dict[tuple[str, bool], Layout] = {}
@@ -394,6 +404,7 @@ def information_layout(game: Game) -> Layout:
 
 
 # -- the tensors ---------------------------------------------------------------------------------
+
 
 
 def _number(value: int | Fraction) -> float:
@@ -437,9 +448,11 @@ def _fill(state: State, seat: int, layout: Layout, information: bool) -> Array:
     out = np.zeros(layout.size, dtype=np.float32)
     view = View.from_state(state, seat)
 
+    places = layout.places
+
     def part(name: str) -> Array:
-        s = layout.section(name)
-        return out[s.start : s.start + s.size]
+        start, size = places[name]
+        return out[start : start + size]
 
     phases = list(game.mechanisms)
     part("phase")[phases.index(view.phase)] = 1
@@ -479,8 +492,8 @@ def _fill(state: State, seat: int, layout: Layout, information: bool) -> Array:
         for who, value in enumerate(values):
             counters[k * p + _rel(game, seat, who)] = _number(value)
     decisions = part("decisions")
-    width = len(_decisions(game)) + 1
-    column = {text: i for i, text in enumerate(_decisions(game))}
+    column = _decisions(game)
+    width = len(column) + 1
     replays = _replays(game)
     plays = part("plays") if information else None
     k = 0
