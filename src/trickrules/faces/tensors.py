@@ -2,7 +2,7 @@
 
 :func:`observation_tensor` encodes what a seat sees now, read from its
 :class:`~trickrules.records.view.View` (so nothing hidden can reach it):
-the phase, who moves, the dealer, its hand, the trick on the table and who
+the phase, who moves, the dealer and the deal's number, its hand, the trick on the table and who
 played each card, the cards gone, the tricks won, the contract, declarer
 and trump, the seats out, the scores and counters, every decision taken in
 the deal so far outside the play, and each mechanism's own view (the
@@ -329,6 +329,7 @@ def _core(game: Game) -> list[tuple[str, tuple[int, ...], str]]:
         ("to_move", (p + 1,), "the seat to move (relative; last: none)"),
         ("chooser", (p + 1,), "the seat that decides for it (relative; last: none)"),
         ("dealer", (p,), "the dealer (relative)"),
+        ("deal_number", (1,), "the deal's number in the match (0: the first)"),
         ("hand", (n,), "the seat's own cards"),
         ("hand_sizes", (p,), "how many cards each seat holds (relative)"),
         ("trick", (p, n), "the card each seat has played to the trick on the table (relative seat, card)"),
@@ -459,6 +460,7 @@ def _fill(state: State, seat: int, layout: Layout, information: bool) -> Array:
     part("to_move")[_rel(game, seat, view.to_move)] = 1
     part("chooser")[_rel(game, seat, view.chooser)] = 1
     part("dealer")[_rel(game, seat, view.dealer)] = 1
+    part("deal_number")[0] = view.deal
     _cards(game, view.hand, part("hand"))
     sizes = part("hand_sizes")
     for who, size in enumerate(view.hand_sizes):
