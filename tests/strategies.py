@@ -835,3 +835,23 @@ def check_views(state: State) -> None:
         elif seat not in (d.declarer, d.partner):
             assert parts.v_given(view) == ()
             assert parts.v_received(view) == ()
+
+
+#: A random position of a match and a seat (``@given(**POSITIONS)``; see :func:`played_to`).
+POSITIONS = {
+    "seed": st.integers(0, 2**32 - 1),
+    "pass_bias": st.sampled_from([0.0, 0.5, 0.8, 0.95]),
+    "stop": st.integers(0, 300),
+    "seat": st.integers(0, 4),
+}
+
+
+def played_to(game: Game, seed: int, pass_bias: float, stop: int) -> State:
+    """A match played by a seeded random policy (:class:`Policy`) for ``stop`` steps (or to its end)."""
+    policy = Policy(seed, pass_bias)
+    state = game.new_match(seed=seed)
+    for _ in range(stop):
+        if state.is_terminal:
+            break
+        state = state.apply(policy.choose(state))
+    return state

@@ -19,9 +19,8 @@ import random
 import numpy as np
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
-from strategies import GAMES, Policy, scaled, short_game
+from strategies import GAMES, POSITIONS, Policy, played_to, scaled, short_game
 from trickrules import ArgumentError, EventLog, Game, State, View
 from trickrules.engine.events import Dealt
 from trickrules.faces.tensors import (
@@ -33,29 +32,14 @@ from trickrules.faces.tensors import (
 from trickrules.search.worlds import sample_worlds
 
 
-def _position(game: Game, seed: int, pass_bias: float, stop: int) -> State:
-    policy = Policy(seed, pass_bias)
-    state = game.new_match(seed=seed)
-    for _ in range(stop):
-        if state.is_terminal:
-            break
-        state = state.apply(policy.choose(state))
-    return state
-
-
 @pytest.mark.parametrize("name", GAMES)
 @settings(max_examples=scaled(5, 20), derandomize=True, deadline=None)
-@given(
-    seed=st.integers(0, 2**32 - 1),
-    pass_bias=st.sampled_from([0.0, 0.5, 0.8, 0.95]),
-    stop=st.integers(0, 300),
-    seat=st.integers(0, 4),
-)
+@given(**POSITIONS)
 def test_no_world_consistent_with_the_seat_changes_its_tensors(
     name: str, seed: int, pass_bias: float, stop: int, seat: int
 ) -> None:
     game = short_game(name)
-    state = _position(game, seed, pass_bias, stop)
+    state = played_to(game, seed, pass_bias, stop)
     seat %= game.players
     observed = observation_tensor(state, seat)
     informed = information_state_tensor(state, seat)

@@ -19,10 +19,9 @@ from collections import Counter
 import attrs
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 import trickrules
-from strategies import GAMES, Policy, scaled, short_game
+from strategies import GAMES, POSITIONS, played_to, scaled, short_game
 from trickrules import EventLog, Game, State, View
 from trickrules.engine.events import CardPlayed, Dealt, records_action
 from trickrules.engine.phases.play import play_mask
@@ -32,34 +31,18 @@ from trickrules.search.probes import forbidden
 from trickrules.search.worlds import WorldSampler, sample_worlds, weighted_worlds
 
 
-def _position(game: Game, seed: int, pass_bias: float, stop: int) -> State:
-    """A match played by a seeded random policy for ``stop`` steps (or to its end)."""
-    policy = Policy(seed, pass_bias)
-    state = game.new_match(seed=seed)
-    for _ in range(stop):
-        if state.is_terminal:
-            break
-        state = state.apply(policy.choose(state))
-    return state
-
-
 def _same_view(name: str, world: State, state: State, seat: int) -> bool:
     return View.from_state(world, seat) == View.from_state(state, seat)
 
 
 @pytest.mark.parametrize("name", GAMES)
 @settings(max_examples=scaled(6, 30), derandomize=True)  # the same positions every run (docs/search.md: Limits)
-@given(
-    seed=st.integers(0, 2**32 - 1),
-    pass_bias=st.sampled_from([0.0, 0.5, 0.8, 0.95]),
-    stop=st.integers(0, 300),
-    seat=st.integers(0, 4),
-)
+@given(**POSITIONS)
 def test_each_world_gives_back_the_seats_view_and_log(
     name: str, seed: int, pass_bias: float, stop: int, seat: int
 ) -> None:
     game = short_game(name)
-    state = _position(game, seed, pass_bias, stop)
+    state = played_to(game, seed, pass_bias, stop)
     seat %= game.players
     known = EventLog.from_state(state).for_seat(seat)
     for world in sample_worlds(known, 2, seed=seed, view=View.from_state(state, seat)):
@@ -100,7 +83,7 @@ def test_worlds_give_back_the_skat_players_whole_view() -> None:
     """Every field of the view, ``played`` included (it listed the skat to every seat: decisions M28.7)."""
     game = short_game("skat")
     for seed in range(12):
-        state = _position(game, seed, 0.5, 200)
+        state = played_to(game, seed, 0.5, 200)
         for seat in range(game.players):
             known = EventLog.from_state(state).for_seat(seat)
             for world in sample_worlds(known, 2, seed=seed, view=View.from_state(state, seat)):
@@ -109,7 +92,7 @@ def test_worlds_give_back_the_skat_players_whole_view() -> None:
 
 def test_worlds_keep_the_seats_hand_and_vary_the_others() -> None:
     game = trickrules.load("whist")
-    state = _position(game, 5, 0.0, 20)
+    state = played_to(game, 5, 0.0, 20)
     known = EventLog.from_state(state).for_seat(1)
     worlds = sample_worlds(known, 20, seed=1)
     assert all(w.hands[1] == state.hands[1] for w in worlds)
@@ -134,7 +117,7 @@ def test_the_sampler_reads_only_a_seats_log() -> None:
 
 
 def test_weights_are_normalized() -> None:
-    state = _position(trickrules.load("spades"), 3, 0.0, 30)
+    state = played_to(trickrules.load("spades"), 3, 0.0, 30)
     known = EventLog.from_state(state).for_seat(0)
     found = weighted_worlds(known, 5, lambda w: 1 + w.hands[1] % 3, seed=2)
     assert len(found) == 5
@@ -151,7 +134,7 @@ def test_forbidden_sets_are_exact_for_the_engines_duties() -> None:
     for name in GAMES:
         game = short_game(name)
         for seed in range(6):
-            state = _position(game, seed, 0.8, 40 + 13 * seed)
+            state = played_to(game, seed, 0.8, 40 + 13 * seed)
             if state.phase != "play" or state.to_move is None:
                 continue
             seat = state.to_move

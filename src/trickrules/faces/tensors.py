@@ -119,17 +119,9 @@ def _rel(game: Game, seat: int, other: int | None) -> int:
     return game.players if other is None else (other - seat) % game.players
 
 
-_INDEX: dict[str, dict[str, int]] = {}
-
-
-def _index(game: Game) -> dict[str, int]:
-    """Each card code's index in the deck (kept per game)."""
-    found = _INDEX.get(game.fingerprint)
-    if found is None:
-        if len(_INDEX) > 64:
-            _INDEX.clear()
-        found = _INDEX[game.fingerprint] = {c: i for i, c in enumerate(game.cards.codes)}
-    return found
+def _index(game: Game) -> Mapping[str, int]:
+    """Each card code's index in the deck."""
+    return _plan(game).index
 
 
 def _cards(game: Game, codes: Sequence[str], out: Array) -> None:
@@ -303,20 +295,6 @@ for _kind, _size, _encode in _BUILT_IN:
 # -- the layouts ---------------------------------------------------------------------------------
 
 
-_DECISIONS: dict[str, dict[str, int]] = {}
-
-
-def _decisions(game: Game) -> dict[str, int]:
-    """The actions counted in ``decisions`` (every action but a card's play), each with its column."""
-    found = _DECISIONS.get(game.fingerprint)
-    if found is None:
-        if len(_DECISIONS) > 64:
-            _DECISIONS.clear()
-        texts = (str(a) for a in game.distinct_actions if a.verb != "play")
-        found = _DECISIONS[game.fingerprint] = {text: i for i, text in enumerate(texts)}
-    return found
-
-
 def _core(game: Game) -> list[tuple[str, tuple[int, ...], str]]:
     p = game.players
     n = game.cards.size
@@ -345,7 +323,7 @@ def _core(game: Game) -> list[tuple[str, tuple[int, ...], str]]:
         ("counters", (counters, p), "the match's counters, per seat (relative)"),
         (
             "decisions",
-            (p, len(_decisions(game)) + 1),
+            (p, sum(a.verb != "play" for a in game.distinct_actions) + 1),
             "decisions of this deal outside the play, counted by seat "
             "(relative) and action (in distinct_actions' order, play left out; last: one the seat did not see)",
         ),
@@ -377,35 +355,62 @@ def _layout(rows: list[tuple[str, tuple[int, ...], str]]) -> Layout:
     return Layout(tuple(sections), start, MappingProxyType({s.name: (s.start, s.size) for s in sections}))
 
 
-_LAYOUTS: dict[tuple[str, bool], Layout] = {}
+def _layouts(game: Game) -> tuple[Layout, Layout]:
+    """The observation's layout and the information state's."""
+    rows = _core(game) + _parts(game)
+    n = game.cards.size
+    plays = ("plays", (n, game.players + n), "the deal's cards played in order: who (relative), which")
+    return _layout(rows), _layout([*rows, plays])
 
 
-def _cached(game: Game, information: bool) -> Layout:
-    key = (game.fingerprint, information)
-    found = _LAYOUTS.get(key)
+@frozen
+class _Plan:
+    """What encoding a game's tensors looks up, worked out once per game."""
+
+    index: Mapping[str, int]
+    columns: Mapping[str, int]
+    replays: Mapping[type, Any]
+    phases: tuple[str, ...]
+    contracts: tuple[str, ...]
+    observation: Layout
+    information: Layout
+
+
+_PLANS: dict[str, _Plan] = {}
+
+
+def _plan(game: Game) -> _Plan:
+    """The game's plan (kept for the last 64 games encoded)."""
+    found = _PLANS.get(game.fingerprint)
     if found is None:
-        if len(_LAYOUTS) > 64:
-            _LAYOUTS.clear()
-        rows = _core(game) + _parts(game)
-        if information:
-            n = game.cards.size
-            rows.append(("plays", (n, game.players + n), "the deal's cards played in order: who (relative), which"))
-        found = _LAYOUTS[key] = _layout(rows)
+        if len(_PLANS) >= 64:
+            _PLANS.clear()
+        replays: dict[type, Any] = {}
+        for m in game.mechanisms.values():
+            replays.update(m.replays)
+        texts = (str(a) for a in game.distinct_actions if a.verb != "play")
+        found = _PLANS[game.fingerprint] = _Plan(
+            MappingProxyType({c: i for i, c in enumerate(game.cards.codes)}),
+            MappingProxyType({text: i for i, text in enumerate(texts)}),
+            MappingProxyType(replays),
+            tuple(game.mechanisms),
+            tuple(c.name for c in game.rules.contracts),
+            *_layouts(game),
+        )
     return found
 
 
 def observation_layout(game: Game) -> Layout:
     """The sections of :func:`observation_tensor` for ``game``."""
-    return _cached(game, False)
+    return _plan(game).observation
 
 
 def information_layout(game: Game) -> Layout:
     """The sections of :func:`information_state_tensor` for ``game``: the observation's, then ``plays``."""
-    return _cached(game, True)
+    return _plan(game).information
 
 
 # -- the tensors ---------------------------------------------------------------------------------
-
 
 
 def _number(value: int | Fraction) -> float:
@@ -427,20 +432,6 @@ def deal_events(state: State, seat: int) -> list[tuple[Any, Any]]:
     return out
 
 
-_REPLAYS: dict[str, dict[type, Any]] = {}
-
-
-def _replays(game: Game) -> dict[type, Any]:
-    found = _REPLAYS.get(game.fingerprint)
-    if found is None:
-        if len(_REPLAYS) > 64:
-            _REPLAYS.clear()
-        found = _REPLAYS[game.fingerprint] = {}
-        for m in game.mechanisms.values():
-            found.update(m.replays)
-    return found
-
-
 def _fill(state: State, seat: int, layout: Layout, information: bool) -> Array:
     game = state.game
     assert isinstance(game, Game)
@@ -455,7 +446,8 @@ def _fill(state: State, seat: int, layout: Layout, information: bool) -> Array:
         start, size = places[name]
         return out[start : start + size]
 
-    phases = list(game.mechanisms)
+    plan = _plan(game)
+    phases = plan.phases
     part("phase")[phases.index(view.phase)] = 1
     part("to_move")[_rel(game, seat, view.to_move)] = 1
     part("chooser")[_rel(game, seat, view.chooser)] = 1
@@ -475,7 +467,7 @@ def _fill(state: State, seat: int, layout: Layout, information: bool) -> Array:
     won = part("tricks_won")
     for who, count in enumerate(view.tricks_won):
         won[_rel(game, seat, who)] = count
-    names = [c.name for c in game.rules.contracts]
+    names = plan.contracts
     part("contract")[names.index(view.contract) if view.contract in names else len(names)] = 1
     part("declarer")[_rel(game, seat, view.declarer)] = 1
     suits = game.cards.suit_codes
@@ -494,9 +486,9 @@ def _fill(state: State, seat: int, layout: Layout, information: bool) -> Array:
         for who, value in enumerate(values):
             counters[k * p + _rel(game, seat, who)] = _number(value)
     decisions = part("decisions")
-    column = _decisions(game)
+    column = plan.columns
     width = len(column) + 1
-    replays = _replays(game)
+    replays = plan.replays
     plays = part("plays") if information else None
     k = 0
     for actor, event in deal_events(state, seat):
