@@ -4,7 +4,7 @@
   legal actions, tensors and strings, serialisation, cloning) passes on each
   bundled game's adapter.
 - OpenSpiel's algorithms run on it: its MCTS bot plays a whole match of
-  Manille, and its CFR solves a reduced game (``docs/examples/tiny_whist.toml``,
+  Manille, and its CFR solves a reduced game (``docs/examples/rl/tiny_whist.toml``,
   six cards for two) towards equilibrium.
 - The adapter's legal actions are compared with OpenSpiel's own Hearts,
   Spades, Euchre, Oh Hell, Bridge, Skat and Tarok at every decision of the
@@ -27,7 +27,7 @@ pyspiel = pytest.importorskip("pyspiel", reason="the openspiel extra is not inst
 
 import trickrules.openspiel as adapter  # noqa: E402  (after the skip: it needs the extra)
 
-TINY = str(Path(__file__).resolve().parent.parent / "docs" / "examples" / "tiny_whist.toml")
+TINY = str(Path(__file__).resolve().parent.parent / "docs" / "examples" / "rl" / "tiny_whist.toml")
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -1,7 +1,7 @@
 """docs/rl.md: its worked example trains a policy that beats the random bot, and the core imports no RL package.
 
-The example (``docs/examples/rl_train.py``, included in the page) learns a
-table of action values for either seat of ``docs/examples/tiny_whist.toml``
+The example (``docs/examples/rl/rl_train.py``, included in the page) learns a
+table of action values for either seat of ``docs/examples/rl/tiny_whist.toml``
 for 2,000 deals; over 2,000 fresh deals against the random bot its mean
 return's 95% interval lies above zero, and above a random policy's on the
 same deals.
@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-EXAMPLE = ROOT / "docs" / "examples" / "rl_train.py"
+EXAMPLE = ROOT / "docs" / "examples" / "rl" / "rl_train.py"
 
 pytest.importorskip("pettingzoo", reason="the pettingzoo extra is not installed")
 

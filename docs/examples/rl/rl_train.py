@@ -1,6 +1,6 @@
 """Train one seat of a reduced game against a random bot, with plain numpy, and measure it (docs/rl.md).
 
-The game is ``docs/examples/tiny_whist.toml``: two players, two cards each from
+The game is ``docs/examples/rl/tiny_whist.toml``: two players, two cards each from
 six, two tricks, no trumps; a deal pays ``tricks - 1``. A policy for either
 seat (in turn) learns a table
 of action values by Monte Carlo control: each deal is an episode of
