@@ -8,8 +8,10 @@ pyspiel: ``legal_actions()`` then ``apply_action`` (chance outcomes sampled
 from ``chance_outcomes()``), from a new initial state at each end. PettingZoo:
 ``env.last()`` (the observation tensor and the mask) then ``env.step`` with a
 random legal id, ``env.reset`` at each end; and the same without reading the
-observation (``env.mask()`` alone), which is what the tensor costs. Prints
-each one's median steps a second and the ratios to pyspiel's.
+observation (``env.mask()`` alone), which is what the tensor costs. pyspiel
+is also counted by its seats' actions alone (the environment deals at its
+reset, so its steps are decisions). Prints each one's median steps a second
+and the ratios to pyspiel's.
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ import pyspiel
 import trickrules.pettingzoo as tp
 
 
-def spiel_steps(seconds: float, rng: random.Random) -> float:
+def spiel_steps(seconds: float, rng: random.Random, decisions_only: bool = False) -> float:
+    """Pyspiel Hearts' steps a second (``decisions_only``: counting the seats' actions alone, not chance's)."""
     game = pyspiel.load_game("hearts")
     state = game.new_initial_state()
     steps = 0
@@ -37,10 +40,11 @@ def spiel_steps(seconds: float, rng: random.Random) -> float:
             elif state.is_chance_node():
                 outcomes = state.chance_outcomes()
                 state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+                steps += not decisions_only
             else:
                 legal = state.legal_actions()
                 state.apply_action(legal[rng.randrange(len(legal))])
-            steps += 1
+                steps += 1
     return steps / (time.perf_counter() - start)
 
 
@@ -68,9 +72,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=2.0)
     args = parser.parse_args(argv)
     rng = random.Random(1)
-    runs: dict[str, list[float]] = {"pyspiel hearts": [], "pettingzoo hearts": [], "pettingzoo, mask only": []}
+    runs: dict[str, list[float]] = {
+        "pyspiel hearts": [],
+        "pyspiel, decisions": [],
+        "pettingzoo hearts": [],
+        "pettingzoo, mask only": [],
+    }
     for _ in range(args.rounds):
         runs["pyspiel hearts"].append(spiel_steps(args.seconds, rng))
+        runs["pyspiel, decisions"].append(spiel_steps(args.seconds, rng, decisions_only=True))
         runs["pettingzoo hearts"].append(zoo_steps(args.seconds, rng, True))
         runs["pettingzoo, mask only"].append(zoo_steps(args.seconds, rng, False))
     base = statistics.median(runs["pyspiel hearts"])
