@@ -46,6 +46,10 @@ def test_a_game_loads_by_its_name_with_options_and_plays() -> None:
     assert pyspiel.load_game(str(game)).num_distinct_actions() == game.num_distinct_actions()
     with pytest.raises(ArgumentError, match="episode must be one of"):
         pyspiel.load_game("trickrules_manille", {"episode": "rubber"})
+    with pytest.raises(ArgumentError, match="not a chance outcome's id here"):
+        state.apply_action(9999)
+    with pytest.raises(trickrules.SpecError, match="option 'match_end' has no choice '7'"):
+        pyspiel.load_game("trickrules_manille", {"match_end": 7})
 
 
 def test_openspiels_mcts_bot_plays_a_whole_match_of_manille() -> None:

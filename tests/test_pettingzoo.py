@@ -106,6 +106,8 @@ def test_bad_arguments_are_refused() -> None:
     with pytest.raises(ArgumentError, match="options are given with a game's name"):
         tp.env(short_game("manille"), deals="1")
     env = tp.env("manille")
+    with pytest.raises(ArgumentError, match="call reset"):
+        env.step(0)
     env.reset(seed=1)
     with pytest.raises(ArgumentError, match="is not legal here"):
         env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"] == 0)[0]))

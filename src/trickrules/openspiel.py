@@ -177,7 +177,11 @@ class TrickTakingState(pyspiel.State):  # type: ignore[misc]
     def _apply_action(self, action: int) -> None:
         if self.inner.is_chance:
             outcomes = self._outcomes()
-            chosen = next(a for i, (a, _) in enumerate(outcomes) if self._chance_id(a, i) == action)
+            found = [a for i, (a, _) in enumerate(outcomes) if self._chance_id(a, i) == action]
+            if not found:
+                ids = sorted(self._chance_id(a, i) for i, (a, _) in enumerate(outcomes))
+                raise ArgumentError(f"{action!r} is not a chance outcome's id here (the ids: {ids}).")
+            chosen = found[0]
         else:
             chosen = self.spec_game.action_of(int(action))
         self.inner = self.inner.apply(chosen)

@@ -142,13 +142,19 @@ class TrickTakingEnv(AECEnv):  # type: ignore[misc]
 
     def observe(self, agent: str) -> dict[str, Any]:
         """What ``agent``'s seat sees, and (for the agent selected) its legal ids."""
-        assert self.state is not None
+        state = self._started()
         seat = self.agent_name_mapping[agent]
         mask = self.mask() if agent == self.agent_selection else np.zeros(self.game.num_distinct_actions, np.int8)
-        return {"observation": observation_tensor(self.state, seat), "action_mask": mask}
+        return {"observation": observation_tensor(state, seat), "action_mask": mask}
+
+    def _started(self) -> State:
+        if self.state is None:
+            raise ArgumentError("the environment has no match yet: call reset() first.")
+        return self.state
 
     def step(self, action: int | None) -> None:
         """The agent selected takes the action with this id (``None`` once it is done)."""
+        self._started()
         if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
             self._was_dead_step(action)
             return
