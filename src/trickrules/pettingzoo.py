@@ -73,11 +73,6 @@ def _settle(state: State) -> State:
     return state
 
 
-def _scores(state: State) -> list[float]:
-    board = state.scoreboard
-    return [float(Fraction(board[s])) for s in range(state.game.players)]
-
-
 class TrickTakingEnv(AECEnv):  # type: ignore[misc]
     """A match of a trick-taking game for every seat, agent after agent (see the module's notes)."""
 
@@ -163,13 +158,14 @@ class TrickTakingEnv(AECEnv):  # type: ignore[misc]
         chosen = self.game.action_of(int(action)) if action is not None else None
         if chosen is None or not self.state.is_legal(chosen):
             raise ArgumentError(f"{self.agent_selection}: action {action!r} is not legal here.")
-        before = _scores(self.state)
+        scores = self.state.match.scores
         deal = self.state.deal.number
         self.state = _settle(self.state.apply(chosen))
-        after = _scores(self.state)
         self._clear_rewards()
-        for agent, seat in self.agent_name_mapping.items():
-            self.rewards[agent] = after[seat] - before[seat]
+        if self.state.match.scores != scores:  # the scores change at a deal's end only
+            after = self.state.match.scores
+            for agent, seat in self.agent_name_mapping.items():
+                self.rewards[agent] = float(Fraction(after[seat]) - Fraction(scores[seat]))
         done = self.state.is_terminal or (self.episode == "deal" and self.state.deal.number != deal)
         if done:
             for agent in self.agents:
