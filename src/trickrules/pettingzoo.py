@@ -130,9 +130,9 @@ class TrickTakingEnv(AECEnv):  # type: ignore[misc]
         """The legal action ids of the agent selected, as a mask."""
         out = np.zeros(self.game.num_distinct_actions, dtype=np.int8)
         if self.state is not None and not self.state.is_terminal:
-            ids = self.game._action_ids
+            action_id = self.game.action_id
             for action in self.state.legal_actions():
-                out[ids[str(action)]] = 1
+                out[action_id(action)] = 1
         return out
 
     def observe(self, agent: str) -> dict[str, Any]:
