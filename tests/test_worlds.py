@@ -218,3 +218,16 @@ def test_frequencies_match_an_exhaustive_enumeration(name: str, seed: int) -> No
     skewed = Counter(drawn)
     skewed[max(exact, key=lambda h: drawn[h])] += 2 * per  # one world drawn three times as often
     assert sum((skewed[h] - per) ** 2 / per for h in exact) > _chi2_critical(len(exact) - 1)
+
+
+def test_the_widow_the_declarer_sees_before_his_first_discard_stays_in_every_world() -> None:
+    """OpenSpiel's Skat shows the declarer the skat as he discards (his view), before the log says he took it."""
+    game = short_game("skat-openspiel")
+    state = played_to(game, 70, 0.0, 2)
+    assert state.phase == "widow"
+    seat = state.to_move
+    assert seat is not None
+    view = View.from_state(state, seat)
+    known = EventLog.from_state(state).for_seat(seat)
+    for world in sample_worlds(known, 4, seed=70, view=view):
+        assert View.from_state(world, seat) == view

@@ -41,7 +41,7 @@ from trickrules.engine.phases.open_hand import HandOpened
 from trickrules.engine.phases.talon_gifts import TalonCardWon
 from trickrules.engine.phases.talon_sets import DRAW as TALON_ORDER
 from trickrules.engine.phases.talon_sets import SetTaken, TalonDiscarded, TalonSetsView, arrangement_index
-from trickrules.engine.phases.widow import WidowDiscarded, WidowTaken
+from trickrules.engine.phases.widow import WidowDiscarded, WidowTaken, WidowView
 from trickrules.engine.state import GameLike, State
 from trickrules.engine.values import evolve
 from trickrules.errors import ArgumentError
@@ -131,6 +131,11 @@ class SeatLog:
             for c in order:
                 d.at.append((c, self.rest, i + JUST))
             d.draws[ARRANGE] = arrangement_index(tuple(sorted(order)), order)
+        widow = self.view.part(WidowView) if self.view is not None and i == last else None
+        if widow is not None and not widow.taken:  # shown to the declarer before the log says he took it
+            for code in widow.cards:
+                if code != HIDDEN:
+                    d.at.append((self.index[code], self.rest, i + JUST))
         self.deals.append(d)
         if self.view is not None and i == last:
             self._first_lead(d)
