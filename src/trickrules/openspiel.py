@@ -132,22 +132,20 @@ def _scores(state: State) -> np.ndarray[Any, np.dtype[np.float64]]:
 class TrickTakingState(pyspiel.State):  # type: ignore[misc]
     """A trickrules state as a pyspiel state; ``inner`` is the trickrules :class:`~trickrules.State`."""
 
-    def __init__(self, game: TrickTakingGame, inner: State | None = None, start: Any = None) -> None:
+    def __init__(
+        self, game: TrickTakingGame, inner: State | None = None, start: Any = None, first_deal: int | None = None
+    ) -> None:
         super().__init__(game)
         self.spec_game = game.game
         self.episode = game.episode
         self.inner = inner if inner is not None else game.game.new_match(seed=0, chance="caller")
         self.start = _scores(self.inner) if start is None else start
-        self.first_deal = self.inner.deal.number if start is None else None
-        self._deal = self.inner.deal.number
+        self.first_deal = self.inner.deal.number if first_deal is None else first_deal
 
     def _done(self) -> bool:
         if self.inner.is_terminal:
             return True
-        return self.episode == "deal" and self.inner.deal.number != self._deal_started()
-
-    def _deal_started(self) -> int:
-        return self._deal if self.first_deal is None else self.first_deal
+        return self.episode == "deal" and self.inner.deal.number != self.first_deal
 
     def current_player(self) -> int:
         """The seat that decides, or chance, or the end."""
@@ -208,9 +206,7 @@ class TrickTakingState(pyspiel.State):  # type: ignore[misc]
         return [float(x) for x in _scores(self.inner) - self.start]
 
     def __deepcopy__(self, memo: Any) -> TrickTakingState:
-        copy = TrickTakingState(self.get_game(), self.inner, self.start)
-        copy.first_deal = self._deal_started()
-        return copy
+        return TrickTakingState(self.get_game(), self.inner, self.start, self.first_deal)
 
     def clone(self) -> TrickTakingState:
         """The same state (the trickrules state is immutable and shared)."""

@@ -34,7 +34,7 @@ from attrs import frozen
 
 from trickrules.engine.events import CardPlayed, Dealt
 from trickrules.engine.game import Game
-from trickrules.engine.phases import redact
+from trickrules.engine.phases import action_of, redact
 from trickrules.engine.phases.announce import AnnouncementsView
 from trickrules.engine.phases.call import CallView
 from trickrules.engine.phases.deal import DealView
@@ -369,7 +369,6 @@ class _Plan:
 
     index: Mapping[str, int]
     columns: Mapping[str, int]
-    replays: Mapping[type, Any]
     phases: tuple[str, ...]
     contracts: tuple[str, ...]
     observation: Layout
@@ -385,14 +384,10 @@ def _plan(game: Game) -> _Plan:
     if found is None:
         if len(_PLANS) >= 64:
             _PLANS.clear()
-        replays: dict[type, Any] = {}
-        for m in game.mechanisms.values():
-            replays.update(m.replays)
         texts = (str(a) for a in game.distinct_actions if a.verb != "play")
         found = _PLANS[game.fingerprint] = _Plan(
             MappingProxyType({c: i for i, c in enumerate(game.cards.codes)}),
             MappingProxyType({text: i for i, text in enumerate(texts)}),
-            MappingProxyType(replays),
             tuple(game.mechanisms),
             tuple(c.name for c in game.rules.contracts),
             *_layouts(game),
@@ -488,7 +483,6 @@ def _fill(state: State, seat: int, layout: Layout, information: bool) -> Array:
     decisions = part("decisions")
     column = plan.columns
     width = len(column) + 1
-    replays = plan.replays
     plays = part("plays") if information else None
     k = 0
     for actor, event in deal_events(state, seat):
@@ -498,13 +492,16 @@ def _fill(state: State, seat: int, layout: Layout, information: bool) -> Array:
                 plays[k * (p + n) + p + index[event.card]] = 1
             k += 1
             continue
-        replay = replays.get(type(event))
-        if replay is None or type(actor) is not int:
+        if type(actor) is not int:
             continue
         try:
-            text = str(replay(event, game))
+            action = action_of(game, event)
         except Exception:  # a redacted event may not replay: a decision the seat did not see
             text = ""
+        else:
+            if action is None:
+                continue
+            text = str(action)
         decisions[_rel(game, seat, actor) * width + column.get(text, width - 1)] += 1
     for name, value in view.parts:
         found = _ENCODERS[type(value)]
