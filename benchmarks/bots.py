@@ -10,15 +10,30 @@ excludes 0 (or a share of 1/2) says one bot is the stronger on this game.
 Run: ``python benchmarks/bots.py [--a ismcts] [--b heuristic] [--deals 400] [--playouts 200]
 [--budget-ms 200] [GAME ...]`` (every bundled game by default). The search bots' budget is their
 playouts a decision, or a time a decision with ``--budget-ms``. ``determinized-h`` is the determinized
-bot with the heuristic bot taking its decisions before the play (its ``bidder``).
+bot with the heuristic bot taking its decisions before the play (its ``bidder``); ``determinized-s``
+searches those decisions, the heuristic bot taking the decisions after its own up to the play.
+
+A long measurement can be split: ``--skip K`` plays deals ``K`` to ``deals - 1`` only (another process
+takes the others), and ``--record FILE`` appends one JSON line per deal played (the game, the bots, the
+budget, the deal's seed, its two seatings' results and the commit measured). ``--report FILE ...``
+plays nothing: it reads such lines, keeps one per game, bots, budget, commit and seed, and prints the
+table over the deals recorded::
+
+    python benchmarks/bots.py --a determinized-h --budget-ms 200 --deals 400 --record runs.jsonl euchre
+    python benchmarks/bots.py --a determinized-h --budget-ms 200 --deals 400 --skip 200 --record runs.jsonl euchre
+    python benchmarks/bots.py --report runs.jsonl
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import statistics
+import subprocess
 import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
 
 import trickrules
 from trickrules.faces.bots import BOTS, HeuristicBot
@@ -31,22 +46,35 @@ from trickrules.spec.loader import bundled_names
 def _bot(game: trickrules.Game, kind: str, seed: int, playouts: int, budget_ms: float | None) -> Bot:
     if kind == "ismcts":
         return IsmctsBot(game, seed, playouts=playouts, budget_ms=budget_ms)
-    if kind in ("determinized", "determinized-h"):
-        bidder = HeuristicBot(game, seed) if kind == "determinized-h" else None
-        return DeterminizedBot(game, seed, worlds=16, playouts=2, budget_ms=budget_ms, bidder=bidder)
+    if kind in ("determinized", "determinized-h", "determinized-s"):
+        bidder = HeuristicBot(game, seed) if kind != "determinized" else None
+        search = kind == "determinized-s"
+        return DeterminizedBot(
+            game, seed, worlds=16, playouts=2, budget_ms=budget_ms, bidder=bidder, search_bids=search
+        )
     return BOTS[kind](game, seed)
 
 
 def duplicate(
-    name: str, a: str, b: str, deals: int, playouts: int, budget_ms: float | None = None
+    name: str,
+    a: str,
+    b: str,
+    deals: int,
+    playouts: int,
+    budget_ms: float | None = None,
+    skip: int = 0,
+    keep: Callable[[int, list[float]], None] | None = None,
 ) -> tuple[float, float, float, float, float]:
-    """Mean result of A against B and its 95% half-width, A's share and its half-width, and the seconds taken."""
+    """Mean result of A against B and its 95% half-width, A's share and its half-width, and the seconds taken.
+
+    Deals ``skip`` to ``deals - 1`` are played; ``keep(seed, pair)`` is told each deal's two results.
+    """
     game = trickrules.load(name)
     n = game.players
     sign = -1 if game.spec.match.winner == "lowest" else 1  # Hearts: the lower score is the better
     start = time.monotonic()
-    results, wins = [], []
-    for seed in range(deals):
+    results = []
+    for seed in range(skip, deals):
         pair = []
         for turn in range(2):
             kinds = [a if (seat + turn) % 2 == 0 else b for seat in range(n)]
@@ -56,32 +84,88 @@ def duplicate(
             mine = [scores[s] for s in range(n) if kinds[s] == a]
             theirs = [scores[s] for s in range(n) if kinds[s] == b]
             pair.append(sign * (sum(mine) / len(mine) - sum(theirs) / len(theirs)))
-        result = sum(pair) / 2
-        results.append(result)
-        wins.append(1.0 if result > 0 else 0.5 if result == 0 else 0.0)
+        results.append(sum(pair) / 2)
+        if keep is not None:
+            keep(seed, [float(x) for x in pair])
+    return (*summary(results), time.monotonic() - start)
+
+
+def summary(results: Sequence[float]) -> tuple[float, float, float, float]:
+    """The deals' mean result and its 95% half-width, A's share of the deals and its half-width."""
+    count = len(results)
+    wins = [1.0 if r > 0 else 0.5 if r == 0 else 0.0 for r in results]
     mean = statistics.fmean(results)
-    half = 1.96 * statistics.stdev(results) / math.sqrt(deals) if deals > 1 else math.inf
+    half = 1.96 * statistics.stdev(results) / math.sqrt(count) if count > 1 else math.inf
     share = statistics.fmean(wins)
-    share_half = 1.96 * statistics.stdev(wins) / math.sqrt(deals) if deals > 1 else math.inf
-    return mean, half, share, share_half, time.monotonic() - start
+    share_half = 1.96 * statistics.stdev(wins) / math.sqrt(count) if count > 1 else math.inf
+    return mean, half, share, share_half
+
+
+def _commit() -> str:
+    """The commit measured (with ``+`` where the work tree differs from it), or ``unknown``."""
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True)
+        dirty = subprocess.run(["git", "status", "--porcelain", "src"], capture_output=True, text=True, check=True)
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return head.stdout.strip() + ("+" if dirty.stdout.strip() else "")
+
+
+def report(paths: Sequence[str]) -> None:
+    """The table of the deals recorded in ``paths``: one row per game, bots, budget and commit."""
+    runs: dict[tuple[str, str, str, str, str], dict[int, float]] = {}
+    for path in paths:
+        for number, line in enumerate(Path(path).read_text().splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+                key = (row["game"], row["a"], row["b"], row["budget"], row["commit"])
+                runs.setdefault(key, {})[int(row["seed"])] = sum(row["pair"]) / 2
+            except (ValueError, KeyError, TypeError) as error:
+                raise SystemExit(f"{path}:{number}: not a deal's record ({error})") from None
+    head = f"{'game':<22} {'A':<15} {'B':<10} {'budget':<12} {'commit':<10} {'deals':>5}"
+    print(f"{head} {'A - B a seat':>18} {'A share':>16}")
+    for (game, a, b, budget, commit), deals in sorted(runs.items()):
+        mean, half, share, share_half = summary(list(deals.values()))
+        print(
+            f"{game:<22} {a:<15} {b:<10} {budget:<12} {commit:<10} {len(deals):>5} "
+            f"{mean:>9.2f} ± {half:<6.2f} {share:>7.3f} ± {share_half:<5.3f}"
+        )
 
 
 def main() -> None:
     """Print one line per game."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("games", nargs="*", default=list(bundled_names()))
-    parser.add_argument("--a", default="ismcts", choices=sorted([*BOTS, "determinized-h"]))
+    parser.add_argument("--a", default="ismcts", choices=sorted([*BOTS, "determinized-h", "determinized-s"]))
     parser.add_argument("--b", default="heuristic", choices=sorted(BOTS))
     parser.add_argument("--deals", type=int, default=400)
     parser.add_argument("--playouts", type=int, default=200)
     parser.add_argument("--budget-ms", type=float, default=None, help="a time budget a decision instead of playouts")
+    parser.add_argument("--skip", type=int, default=0, help="deals not played, from the first")
+    parser.add_argument("--record", default=None, help="a file each deal's results are appended to, as JSON lines")
+    parser.add_argument("--report", nargs="+", default=None, help="print the table of recorded deals; play nothing")
     args = parser.parse_args()
+    if args.report:
+        report(args.report)
+        return
+    if not 0 <= args.skip < args.deals:
+        raise SystemExit(f"--skip must be from 0 to {args.deals - 1}, found {args.skip}")
     budget = f"{args.budget_ms:g} ms" if args.budget_ms else f"{args.playouts} playouts"
-    print(f"{args.a} against {args.b}, {args.deals} duplicate deals, {budget} a decision", flush=True)
+    commit = _commit()
+    print(f"{args.a} against {args.b}, deals {args.skip}-{args.deals - 1}, {budget} a decision, {commit}", flush=True)
     print(f"{'game':<30} {'A - B a seat':>18} {'A share':>16} {'seconds':>8}")
     for name in args.games:
+
+        def keep(seed: int, pair: list[float], name: str = name) -> None:
+            if args.record is not None:
+                row = {"game": name, "a": args.a, "b": args.b, "budget": budget, "commit": commit}
+                with open(args.record, "a") as out:
+                    out.write(json.dumps({**row, "seed": seed, "pair": pair}) + "\n")
+
         mean, half, share, share_half, seconds = duplicate(
-            name, args.a, args.b, args.deals, args.playouts, args.budget_ms
+            name, args.a, args.b, args.deals, args.playouts, args.budget_ms, args.skip, keep
         )
         line = f"{name:<30} {mean:>9.2f} ± {half:<6.2f} {share:>7.3f} ± {share_half:<5.3f} {seconds:>8.0f}"
         print(line, flush=True)

@@ -39,7 +39,7 @@ from trickrules.errors import ArgumentError
 from trickrules.faces.random_bot import Bot
 from trickrules.records.eventlog import EventLog
 from trickrules.records.view import View
-from trickrules.search.solve import solve
+from trickrules.search.solve import side_of, solve
 from trickrules.search.worlds import sample_worlds
 
 if TYPE_CHECKING:
@@ -47,12 +47,14 @@ if TYPE_CHECKING:
 
 __all__ = ["DeterminizedBot", "IsmctsBot", "deal_result", "make_bot", "parse_kind"]
 
-#: The determinized bot solves a world exactly once no hand holds more cards than this: through the
-#: engine, or on the kernel where it searches the game's payments.
+#: The determinized bot tries to solve the worlds exactly once no hand holds more cards than this:
+#: through the engine, or on the kernel where it searches the game's payments.
 SOLVE_CARDS = 3
-NATIVE_SOLVE_CARDS = 4
-#: The positions a solve of one world may search before the bot plays that world out instead.
+NATIVE_SOLVE_CARDS = 6
+#: The positions a solve of one world may search (through the engine, on the kernel) before the bot
+#: gives up solving and plays the worlds out instead, solving no more at that many cards in the deal.
 SOLVE_NODES = 5_000
+NATIVE_SOLVE_NODES = 40_000
 #: The kernel's scored playouts a tree leaf is valued by, where the game has a kernel.
 LEAF_PLAYOUTS = 4
 #: UCT's exploration constant, in units of the results' spread.
@@ -96,16 +98,34 @@ def _rollouts(game: GameLike, seed: int) -> Rollouts | None:
     return Rollouts(game, seed)
 
 
-def _solvable(world: State) -> bool:
-    """Whether the determinized bot solves ``world`` rather than play it out: late enough in the play."""
+def _solving(world: State) -> tuple[int, int, int] | None:
+    """Whether the determinized bot tries to solve ``world``, ``None`` outside the play.
+
+    Else the cards in the longest hand, the most it tries to solve at and the positions a solve may search.
+    """
     if world.phase != "play" or world.chooser is None:
-        return False
+        return None
     most = max(len(world.hand(s)) for s in range(world.game.players))
     try:
         from trickrules.search.native_solve import why_not_native
     except ImportError:  # without the `native` extra the engine solves
-        return most <= SOLVE_CARDS
-    return most <= (NATIVE_SOLVE_CARDS if why_not_native(world, "score") is None else SOLVE_CARDS)
+        return most, SOLVE_CARDS, SOLVE_NODES
+    if why_not_native(world, "score") is None:
+        return most, NATIVE_SOLVE_CARDS, NATIVE_SOLVE_NODES
+    return most, SOLVE_CARDS, SOLVE_NODES
+
+
+def _side_result(before: State, after: State, seat: int) -> float:
+    """What the deal did for ``seat``'s side, as :func:`~trickrules.search.solve` measures it (``"score"``)."""
+    n = before.game.players
+    change = [after.match.scores[s] - before.match.scores[s] for s in range(n)]
+    same = not after.is_terminal and after.deal.number == before.deal.number
+    side = side_of(after if same else before, seat)
+    others = [s for s in range(n) if s not in side]
+    mine = Fraction(sum(change[s] for s in side), len(side))
+    theirs = Fraction(sum(change[s] for s in others), max(1, len(others)))
+    sign = -1 if before.game.spec.match.winner == "lowest" else 1
+    return float(sign * (mine - theirs))
 
 
 def _over(root: State, state: State) -> bool:
@@ -165,6 +185,7 @@ class DeterminizedBot(_SearchBot):
         rounds: int = 1,
         kernel_playouts: int = 64,
         bidder: Bot | None = None,
+        search_bids: bool = False,
     ) -> None:
         super().__init__(game, seed, budget_ms)
         self.bidder = bidder
@@ -177,6 +198,9 @@ class DeterminizedBot(_SearchBot):
         self.playouts = playouts
         self.rounds = rounds
         self.kernel_playouts = kernel_playouts
+        self.search_bids = search_bids
+        #: The deal and the cards a hand at which a solve passed its bound: no more are tried at as many.
+        self._too_many: tuple[int, int] | None = None
 
     def choose_known(self, view: View, known: EventLog) -> str:
         """The action of the best mean value over the sampled worlds (the bidder's before the play)."""
@@ -184,32 +208,103 @@ class DeterminizedBot(_SearchBot):
         if len(legal) == 1:
             return legal[0]
         if self.bidder is not None and view.phase != "play":
+            if self.search_bids:
+                return self._search_bid(view, known)
             chooser = getattr(self.bidder, "choose_known", None)
             return str(chooser(view, known)) if chooser is not None else self.bidder.choose(view)
         deadline = self._deadline()
         totals = dict.fromkeys(legal, 0.0)
         counts = dict.fromkeys(legal, 0)
-        seat = view.seat
-        after: dict[tuple[int, str], State] = {}
-        solved: set[int] = set()
-        arrays: dict[tuple[int, str], Array | None] = {}
         worlds = self._worlds(view, known, self.worlds)
+        solved = self._solve_all(worlds, deadline)
+        if solved:
+            for values in solved:
+                for text, value in values:
+                    totals[text] += value
+                    counts[text] += 1
+        else:
+            self._play_out(worlds, view.seat, deadline, totals, counts)
+        return max(legal, key=lambda text: totals[text] / max(1, counts[text]))
+
+    def _search_bid(self, view: View, known: EventLog) -> str:
+        """A decision before the play, searched: each action's mean value over the worlds.
+
+        In each world the bidder takes every seat's decisions after the action up to the play, whose
+        value is then solved. A world whose play is not solved is left out; with none solved, the
+        bidder decides.
+        """
+        legal = view.legal
+        deadline = self._deadline()
+        totals = dict.fromkeys(legal, 0.0)
+        counts = dict.fromkeys(legal, 0)
+        for world in self._worlds(view, known, self.worlds):
+            if counts[legal[0]] and deadline is not None and time.monotonic() > deadline:
+                break
+            values = self._solved_ends(world, [self._bid_out(world, world.apply(text)) for text in legal], view.seat)
+            if values is None:
+                continue  # this world's play is not solved
+            for text, value in zip(legal, values, strict=True):
+                totals[text] += value
+                counts[text] += 1
+        if not counts[legal[0]]:  # no world solved: random playouts would misjudge the bids
+            assert self.bidder is not None
+            chooser = getattr(self.bidder, "choose_known", None)
+            return str(chooser(view, known)) if chooser is not None else self.bidder.choose(view)
+        return max(legal, key=lambda text: totals[text] / max(1, counts[text]))
+
+    def _bid_out(self, world: State, state: State) -> State:
+        """``state`` carried on by the bidder for every seat up to the play of ``world``'s deal (or its end)."""
+        assert self.bidder is not None
+        while not _over(world, state) and state.phase != "play":
+            if state.is_chance:
+                state = state.apply(state.seeded_outcome())
+                continue
+            seat = state.chooser
+            assert seat is not None
+            state = state.apply(self.bidder.choose(View.from_state(state, seat)))
+        return state
+
+    def _solved_ends(self, world: State, ends: list[State], seat: int) -> list[float] | None:
+        """The solved value for ``seat``'s side of each position (the play's start, or the deal's end).
+
+        ``None`` where one is not solved: too many cards, a solve past its bound, or more than two sides.
+        """
+        out = []
+        for end in ends:
+            if _over(world, end):
+                out.append(_side_result(world, end, seat))
+                continue
+            solving = _solving(end)
+            if solving is None or solving[0] > solving[1]:
+                return None
+            try:
+                found = solve(end, max_nodes=solving[2])
+            except ArgumentError:
+                return None
+            best = max(float(v) for _, v in found.values)
+            if seat in found.side:
+                out.append(best)
+            elif set(found.side) | set(side_of(end, seat)) == set(range(self.game.players)):
+                out.append(-best)  # two sides: what one side's value gains the other loses
+            else:
+                return None
+        return out
+
+    def _play_out(
+        self,
+        worlds: tuple[State, ...],
+        seat: int,
+        deadline: float | None,
+        totals: dict[str, float],
+        counts: dict[str, int],
+    ) -> None:
+        """Add each action's playout values in each world to ``totals``, round after round."""
+        after: dict[tuple[int, str], State] = {}
+        arrays: dict[tuple[int, str], Array | None] = {}
         done = 0
         while done < self.rounds or (deadline is not None and time.monotonic() < deadline):
-            played = False
             for w, world in enumerate(worlds):
-                if w in solved:
-                    continue
-                if done == 0 and _solvable(world) and not (w and deadline is not None and time.monotonic() > deadline):
-                    values = self._solve(world)
-                    if values is not None:
-                        solved.add(w)
-                        for text, value in values:
-                            totals[text] += value
-                            counts[text] += 1
-                        continue
-                played = True
-                for text in legal:
+                for text in totals:
                     key = (w, text)
                     if key not in after:
                         after[key] = world.apply(text)
@@ -217,17 +312,36 @@ class DeterminizedBot(_SearchBot):
                     totals[text] += self._value(world, after[key], arrays[key], seat)
                     counts[text] += 1
             done += 1
-            if not played or (deadline is None and done >= self.rounds):
+            if deadline is None and done >= self.rounds:
                 break
-        return max(legal, key=lambda text: totals[text] / max(1, counts[text]))
 
+    def _solve_all(self, worlds: tuple[State, ...], deadline: float | None) -> list[tuple[tuple[str, float], ...]]:
+        """Each world's exact values of the actions, while the budget lasts (the first world at least).
 
-    def _solve(self, world: State) -> tuple[tuple[str, float], ...] | None:
-        """Each action's exact value in ``world``, or ``None`` where the search would pass its bound."""
-        try:
-            return tuple((text, float(value)) for text, value in solve(world, max_nodes=SOLVE_NODES).values)
-        except ArgumentError:
-            return None
+        Empty where the worlds are not solved: too early in the deal, or a solve passed its bound, in
+        which case no more are tried at that many cards in this deal (the values of all the worlds
+        are then played out, so that one decision's values are all of one kind).
+        """
+        solving = _solving(worlds[0])
+        if solving is None:
+            return []
+        most, cards, nodes = solving
+        deal = worlds[0].deal.number
+        if self._too_many is not None and self._too_many[0] == deal:
+            cards = min(cards, self._too_many[1] - 1)
+        if most > cards:
+            return []
+        out: list[tuple[tuple[str, float], ...]] = []
+        for world in worlds:
+            if out and deadline is not None and time.monotonic() > deadline:
+                break
+            try:
+                found = solve(world, max_nodes=nodes)
+            except ArgumentError:
+                self._too_many = (deal, most)
+                return []
+            out.append(tuple((text, float(value)) for text, value in found.values))
+        return out
 
     def _value(self, world: State, after: State, st: Array | None, seat: int) -> float:
         """An action's value in ``world`` by random playouts from ``after``: on the kernel where it can."""

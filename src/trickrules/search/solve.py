@@ -57,7 +57,7 @@ from trickrules.engine.state import State
 from trickrules.engine.values import evolve
 from trickrules.errors import ArgumentError
 
-__all__ = ["MEASURES", "Solution", "solve"]
+__all__ = ["MEASURES", "Solution", "side_of", "solve"]
 
 #: What a solution measures: the deal's effect on the scores, the tricks or the card points of the root's side.
 MEASURES = ("score", "tricks", "points")
@@ -112,7 +112,7 @@ def solve(state: State, measure: str = "score", max_nodes: int | None = None, na
     if state.phase != "play":
         raise ArgumentError(f"solve() searches the play of a deal; this state is in its {state.phase!r} phase.")
     seat = state.chooser
-    side = _side_of(state, seat)
+    side = side_of(state, seat)
     if native:
         try:
             from trickrules.search.native_solve import native_values, why_not_native
@@ -126,8 +126,11 @@ def solve(state: State, measure: str = "score", max_nodes: int | None = None, na
     return Solution(seat, side, measure, values, search.nodes)
 
 
-def _side_of(state: State, seat: int) -> tuple[int, ...]:
-    """The seats on ``seat``'s side in this deal, every hand known (a secretly called card's holder included)."""
+def side_of(state: State, seat: int) -> tuple[int, ...]:
+    """The seats on ``seat``'s side in this deal, every hand known (a secretly called card's holder included).
+
+    The side :func:`solve` maximises for, where ``seat`` decides at its root.
+    """
     t = state.game.tables
     d = state.deal
     if d.contract is not None and d.declarer is not None and d.partner is None:
