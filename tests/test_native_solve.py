@@ -27,7 +27,14 @@ from trickrules.native import layout as L
 from trickrules.native import mt as MT
 from trickrules.native.playout import playouts
 from trickrules.search import solve
-from trickrules.search.native_solve import native_arrays, play_tables, trick_table, why_not_native
+from trickrules.search.native_solve import (
+    counted,
+    native_arrays,
+    native_values,
+    play_tables,
+    trick_table,
+    why_not_native,
+)
 from trickrules.spec.loader import bundled_names
 
 #: The games whose play the kernel searches (the others: a mechanism changes the play, or trump sets).
@@ -54,6 +61,28 @@ def test_the_kernel_search_agrees_with_the_engine_search(name: str) -> None:
     assert telling >= 3, f"{name}: only {telling} positions tell the cards apart"
     assert scored == 0 or scored == 20
     assert (scored > 0) == (name in SCORED)
+
+
+@pytest.mark.parametrize("name", ["whist", "euchre", "spades", "oh-hell"])
+def test_positions_of_equal_trick_counts_share_the_table_where_only_trick_counts_are_scored(name: str) -> None:
+    # Six cards from the end, where lines of play that won other cards meet at the same trick counts:
+    # the merged table gives every card the value the table keyed by the cards won gives, in fewer positions.
+    merged_nodes = full_nodes = 0
+    for state in positions(name, cards=6, count=8):
+        assert counted(state), name
+        side = solve(state).side
+        merged, nodes = native_values(state, side, "score", merge=True)
+        full, more = native_values(state, side, "score", merge=False)
+        assert merged == full, f"{name}: {state.hand(state.to_move or 0)}"
+        merged_nodes += nodes
+        full_nodes += more
+    assert merged_nodes < full_nodes
+
+
+@pytest.mark.parametrize("name", ["hearts", "manille", "bridge"])
+def test_a_payment_that_reads_the_cards_won_is_not_merged_by_trick_counts(name: str) -> None:
+    # Hearts and Manille count the card points taken; Bridge's scoring reads vars beyond the counted ones.
+    assert not counted(positions(name, cards=4, count=1)[0])
 
 
 def test_what_the_kernel_does_not_search() -> None:

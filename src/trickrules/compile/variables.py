@@ -23,6 +23,7 @@ from trickrules.spec.sealed import Sealed
 __all__ = [
     "BID_PLAYER_VARS",
     "BID_SIDE_VARS",
+    "COUNTED_VARS",
     "DEAL_VARS",
     "ELIGIBILITY_VARS",
     "END_VARS",
@@ -91,6 +92,17 @@ PLAYER_VARS = (
 )
 #: The player variables the native kernel does not compute (a game whose formulas read one is played by the engine).
 ENGINE_ONLY_PLAYER_VARS = ("own_card_points", "own_point_cards", "max_own_card_points", "min_own_card_points")
+#: The scoring variables whose value at a deal's end depends on its play only through how many tricks each
+#: seat took, not on which cards it took nor when: a deal scored by these alone (and by named vars and
+#: counters made of them) is searched with the positions of equal trick counts merged.
+COUNTED_VARS = frozenset(
+    (
+        *DEAL_VARS,
+        *("tricks", "opp_tricks", "declarer_tricks", "partner_tricks", "own_tricks", *BID_SIDE_VARS, *BID_PLAYER_VARS),
+        *("declared", "opp_declared", "revoked", "opp_revoked", "score", "opp_score", "alone", "opp_alone"),
+        *("is_declarer_side", "is_declarer", "is_partner", "point_cards_total"),
+    )
+)
 #: Variables of a contract's ``eligible`` formula.
 ELIGIBILITY_VARS = ("score", "opp_score", "target", "players", "deal")
 #: Variables of a contract's ``end_when`` formula, after each trick: the declarer side's

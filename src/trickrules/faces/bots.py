@@ -26,7 +26,7 @@ from trickrules.faces.random_bot import Bot, RandomBot
 from trickrules.faces.search_bots import DeterminizedBot, IsmctsBot, make_bot
 from trickrules.faces.strain_calls import AUCTION, strain_call
 from trickrules.records.view import View
-from trickrules.spec.formula import Formula, Number
+from trickrules.spec.formula import Number
 
 __all__ = ["BOTS", "Bot", "HeuristicBot", "RandomBot", "make_bots"]
 
@@ -141,17 +141,7 @@ class _Knowledge:
 
     def _variables(self, contract: str) -> frozenset[str]:
         """Every variable the outcomes and bonuses of a deal of ``contract`` read, through the named vars."""
-        named: dict[str, Formula] = dict(self.rules.vars)
-        named.update(self.contracts[contract].vars if contract else ())
-        every = (*self.rules.outcomes, *self.rules.bonuses)
-        mine = [o for o in every if o.contracts is None or contract in o.contracts]
-        formulas = [f for o in mine for f in (o.when, *(p.amount for p in o.pay))]
-        seen: set[str] = set()
-        while formulas:
-            for name in formulas.pop().variables - seen:
-                seen.add(name)
-                formulas.extend([named[name]] if name in named else [])
-        return frozenset(seen)
+        return self.rules.scoring_reads(contract)
 
     def need(self, contract: str, declared: int, own: int) -> int:
         """The fewest tricks with which ``contract`` pays the declarer (:meth:`paying`)."""

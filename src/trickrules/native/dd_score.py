@@ -7,7 +7,8 @@ its seats maximise it and the others minimise it. The value is not a sum of
 what each trick gives, so each end of the deal is scored whole
 (:func:`~trickrules.native.scoring.pay_deal`, which allocates: this search
 runs with Numba's reference counting), and a position's key in the table
-adds what each seat has won so far. No card is made equivalent to another
+adds what each seat has won so far: its cards and tricks, or only its tricks where the deal's scoring
+reads nothing else of the play. No card is made equivalent to another
 and no card is named by its place: a scoring formula may name any card.
 """
 
@@ -30,11 +31,12 @@ Array = npt.NDArray[np.int64]
 
 
 @native
-def _history(st: Array, n: int) -> int:
-    """A hash of what each seat has won so far (its cards and its tricks)."""
+def _history(st: Array, n: int, counted: int) -> int:
+    """A hash of what each seat has won so far: its cards and its tricks, or (``counted``) its tricks alone."""
     h = 0
     for s in range(n):
-        x = (st[L.WON + s] ^ (st[L.WON_TRICKS + s] << 58)) * 0x9E3779B97F4A7C15 + s * 0x632BE59BD9B4E019
+        won = 0 if counted else st[L.WON + s]
+        x = (won ^ (st[L.WON_TRICKS + s] << 58)) * 0x9E3779B97F4A7C15 + s * 0x632BE59BD9B4E019
         x ^= (x >> 29) & 0x7FFFFFFFF
         h ^= x * 0xBF58476D1CE4E5B9
     return int(h)
@@ -70,12 +72,25 @@ def _scored(tb: Array, st: Array, side: int, sign: int, counters: Array) -> int:
 
 @native_alloc
 def score_search(
-    tb: Array, st: Array, p: Array, tt: Array, buf: Array, counters: Array, side: int, sign: int, alpha: int, beta: int
+    tb: Array,
+    st: Array,
+    p: Array,
+    tt: Array,
+    buf: Array,
+    counters: Array,
+    side: int,
+    sign: int,
+    alpha: int,
+    beta: int,
+    counted: int,
 ) -> int:
     """The deal's scaled value for ``side`` if it lies in (alpha, beta), else a bound beyond it.
 
     ``tb``: the game's whole kernel, its scoring included; the other arrays as for
-    :func:`~trickrules.native.dd.search`; ``sign``: -1 where the lowest score wins.
+    :func:`~trickrules.native.dd.search`; ``sign``: -1 where the lowest score wins; ``counted``: 1
+    where the deal's scoring reads only how many tricks each seat took
+    (:data:`~trickrules.compile.variables.COUNTED_VARS`), so that positions of equal trick counts
+    share the table's entries whatever cards were won.
     """
     if st[L.TRICKS_PLAYED] >= st[L.TRICKS]:
         return _scored(tb, st, side, sign, counters)
@@ -91,7 +106,7 @@ def score_search(
     seat = st[L.TO_MOVE]
     maximise = (side >> seat) & 1
     if boundary:
-        key = _key(tb, st, p, buf[L.MAX_CARDS + 1]) ^ _history(st, tb[T.H_PLAYERS])
+        key = _key(tb, st, p, buf[L.MAX_CARDS + 1]) ^ _history(st, tb[T.H_PLAYERS], counted)
         hit, value, alpha, beta, first = _probe(tt, key, alpha, beta)
         if hit:
             return value
@@ -105,7 +120,7 @@ def score_search(
     for i in range(n):
         c = moves[i]
         ended = play_card(tb, st, seat, c)
-        value = score_search(tb, st, p, tt, buf, counters, side, sign, alpha, beta)
+        value = score_search(tb, st, p, tt, buf, counters, side, sign, alpha, beta, counted)
         _take_back(st, seat, c, ended, trick_n, saved_trick, seat, leader)
         if counters[C_OVER]:
             return 0

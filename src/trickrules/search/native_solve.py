@@ -20,6 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from trickrules.compile.cards import bits
+from trickrules.compile.variables import COUNTED_VARS
 from trickrules.engine.game import Game
 from trickrules.engine.state import GameLike, State
 from trickrules.errors import ArgumentError
@@ -32,7 +33,7 @@ from trickrules.native.kernel import Unsupported, kernel_for
 from trickrules.native.play import play_card
 from trickrules.search.rollouts import world_arrays
 
-__all__ = ["native_arrays", "native_values", "play_tables", "trick_table", "why_not_native"]
+__all__ = ["counted", "native_arrays", "native_values", "play_tables", "trick_table", "why_not_native"]
 
 Array = npt.NDArray[np.int64]
 
@@ -125,12 +126,32 @@ def _taken(state: State, side: Sequence[int], points: bool) -> int:
     return sum(worth[c] for s in side for c in bits(tally.won[s]))
 
 
+def counted(state: State) -> bool:
+    """Whether the deal's payment depends on its play only through how many tricks each seat takes.
+
+    So where its outcomes, bonuses, named vars and counters read only
+    :data:`~trickrules.compile.variables.COUNTED_VARS` (and the counters' values before the deal).
+    """
+    rules = state.game.tables.rules
+    d = state.deal
+    name = rules.contracts[d.contract].name if d.contract is not None else ""
+    allowed = set(COUNTED_VARS)
+    allowed.update(n for n, _ in rules.vars)
+    allowed.update(n for c in rules.contracts for n, _ in c.vars)
+    allowed.update(n for c in rules.bids.counters for n in (c.name, f"opp_{c.name}"))
+    return rules.scoring_reads(name, counters=True) <= allowed
+
+
 def native_values(
-    state: State, side: Sequence[int], measure: str, max_nodes: int | None = None
+    state: State, side: Sequence[int], measure: str, max_nodes: int | None = None, merge: bool | None = None
 ) -> tuple[tuple[tuple[str, int | Fraction], ...], int]:
-    """Each legal card's value for ``side`` (taken so far and to come), and the positions searched."""
+    """Each legal card's value for ``side`` (taken so far and to come), and the positions searched.
+
+    ``merge`` (the measure ``"score"``): whether positions of equal trick counts share the table's
+    entries; by default where :func:`counted` says the payment allows it.
+    """
     if measure == "score":
-        return _score_values(state, side, max_nodes)
+        return _score_values(state, side, max_nodes, counted(state) if merge is None else merge)
     tables = play_tables(state.game)
     assert not isinstance(tables, str)
     points = measure == "points"
@@ -154,7 +175,7 @@ def native_values(
 
 
 def _score_values(
-    state: State, side: Sequence[int], max_nodes: int | None
+    state: State, side: Sequence[int], max_nodes: int | None, merge: bool
 ) -> tuple[tuple[tuple[str, int | Fraction], ...], int]:
     """:func:`native_values` for the measure ``"score"`` (:mod:`trickrules.native.dd_score`)."""
     game = state.game
@@ -171,7 +192,8 @@ def _score_values(
     for action in state.legal_actions():
         child = st.copy()
         play_card(tables, child, seat, game.tables.cards.card(action.arg))
-        found = score_search(tables, child, p, work.tt, work.buf, work.counters, mask, sign, -dd.INF, dd.INF)
+        merged = int(merge)
+        found = score_search(tables, child, p, work.tt, work.buf, work.counters, mask, sign, -dd.INF, dd.INF, merged)
         if work.counters[dd.C_OVER] == 1:
             raise ArgumentError(f"the search passed max_nodes={max_nodes} positions.")
         if work.counters[dd.C_OVER]:
