@@ -51,6 +51,9 @@ __all__ = ["DeterminizedBot", "IsmctsBot", "deal_result", "make_bot", "parse_kin
 #: through the engine, or on the kernel where it searches the game's payments.
 SOLVE_CARDS = 3
 NATIVE_SOLVE_CARDS = 6
+#: Where the kernel cannot search the deal's payment, it solves for the side's tricks or card points
+#: from this many cards a hand (:func:`_proxy`).
+PROXY_SOLVE_CARDS = 7
 #: The positions a solve of one world may search (through the engine, on the kernel) before the bot
 #: gives up solving and plays the worlds out instead, solving no more at that many cards in the deal.
 SOLVE_NODES = 5_000
@@ -98,10 +101,12 @@ def _rollouts(game: GameLike, seed: int) -> Rollouts | None:
     return Rollouts(game, seed)
 
 
-def _solving(world: State) -> tuple[int, int, int] | None:
+def _solving(world: State) -> tuple[int, int, int, str] | None:
     """Whether the determinized bot tries to solve ``world``, ``None`` outside the play.
 
-    Else the cards in the longest hand, the most it tries to solve at and the positions a solve may search.
+    Else the cards in the longest hand, the most it tries to solve at, the positions a solve may
+    search and the measure: the deal's payment, or (where the kernel cannot search the payment but
+    can the side's tricks or card points, and more of them is always the better) that.
     """
     if world.phase != "play" or world.chooser is None:
         return None
@@ -109,10 +114,37 @@ def _solving(world: State) -> tuple[int, int, int] | None:
     try:
         from trickrules.search.native_solve import why_not_native
     except ImportError:  # without the `native` extra the engine solves
-        return most, SOLVE_CARDS, SOLVE_NODES
+        return most, SOLVE_CARDS, SOLVE_NODES, "score"
     if why_not_native(world, "score") is None:
-        return most, NATIVE_SOLVE_CARDS, NATIVE_SOLVE_NODES
-    return most, SOLVE_CARDS, SOLVE_NODES
+        return most, NATIVE_SOLVE_CARDS, NATIVE_SOLVE_NODES, "score"
+    proxy = _proxy(world)
+    if proxy is not None and why_not_native(world, proxy) is None:
+        return most, PROXY_SOLVE_CARDS, NATIVE_SOLVE_NODES, proxy
+    return most, SOLVE_CARDS, SOLVE_NODES, "score"
+
+
+def _proxy(world: State) -> str | None:
+    """``"points"`` or ``"tricks"`` where the deal's payment grows with the side's card points or tricks.
+
+    As the heuristic bot reads the scoring: card points that help (not hurt, as in Hearts); else
+    tricks that count, neither for a bid of tricks nor in a contract won by taking few.
+    """
+    from trickrules.faces.bots import _knowledge  # here: the bots' module imports this one
+
+    game = world.game
+    k = _knowledge(game)
+    d = world.deal
+    contract = game.rules.contracts[d.contract].name if d.contract is not None else ""
+    sign = k.points_sign.get(contract, 0)
+    if sign:
+        return "points" if sign > 0 else None
+    if not k.tricks_matter.get(contract, False) or contract not in k.contracts:
+        return None
+    if game.rules.scoring_reads(contract) & {"bid", "opp_bid", "own_bid"}:
+        return None
+    total = game.rules.tricks_per_deal
+    fewest, most = k.paying(contract, 0, total)
+    return None if fewest == 0 and most < total else "tricks"
 
 
 def _side_result(before: State, after: State, seat: int) -> float:
@@ -275,8 +307,8 @@ class DeterminizedBot(_SearchBot):
                 out.append(_side_result(world, end, seat))
                 continue
             solving = _solving(end)
-            if solving is None or solving[0] > solving[1]:
-                return None
+            if solving is None or solving[0] > solving[1] or solving[3] != "score":
+                return None  # not solved, or not for the payment: contracts' values would not compare
             try:
                 found = solve(end, max_nodes=solving[2])
             except ArgumentError:
@@ -325,7 +357,7 @@ class DeterminizedBot(_SearchBot):
         solving = _solving(worlds[0])
         if solving is None:
             return []
-        most, cards, nodes = solving
+        most, cards, nodes, measure = solving
         deal = worlds[0].deal.number
         if self._too_many is not None and self._too_many[0] == deal:
             cards = min(cards, self._too_many[1] - 1)
@@ -336,7 +368,7 @@ class DeterminizedBot(_SearchBot):
             if out and deadline is not None and time.monotonic() > deadline:
                 break
             try:
-                found = solve(world, max_nodes=nodes)
+                found = solve(world, measure=measure, max_nodes=nodes)
             except ArgumentError:
                 self._too_many = (deal, most)
                 return []
