@@ -50,7 +50,7 @@ def _bot(game: trickrules.Game, kind: str, seed: int, playouts: int, budget_ms: 
         bidder = HeuristicBot(game, seed) if kind != "determinized" else None
         search = kind == "determinized-s"
         return DeterminizedBot(
-            game, seed, worlds=16, playouts=2, budget_ms=budget_ms, bidder=bidder, search_bids=search
+            game, seed, worlds=16, playouts=2, budget_ms=budget_ms, bidder=bidder, search_bids=search, infer=search
         )
     return BOTS[kind](game, seed)
 

@@ -163,19 +163,22 @@ def _before_the_play(name: str, count: int) -> list[State]:
 
 @pytest.mark.parametrize("name", ["euchre", "quadrille"])
 def test_searched_bids_are_the_same_in_every_world_the_seat_cannot_tell_apart(name: str) -> None:
+    # With inference too: the worlds kept are those in which the bidder would have bid as the others did.
     reshuffled = 0
     for state in _before_the_play(name, 3):
         seat = state.chooser
         assert seat is not None
         game = state.game
         heuristic = make_bots(game, "heuristic")[0]
-        mine = decide(DeterminizedBot(game, 7, worlds=3, bidder=heuristic, search_bids=True), state, seat)
-        assert mine in [str(a) for a in state.legal_actions()]
-        known = EventLog.from_state(state).for_seat(seat)
-        for world in sample_worlds(known, 3, view=View.from_state(state, seat), seed=3):
-            reshuffled += world.hands != state.hands
-            again = decide(DeterminizedBot(game, 7, worlds=3, bidder=heuristic, search_bids=True), world, seat)
-            assert again == mine, (name, seat)
+        for infer in (False, True):
+            first = DeterminizedBot(game, 7, worlds=3, bidder=heuristic, search_bids=True, infer=infer)
+            mine = decide(first, state, seat)
+            assert mine in [str(a) for a in state.legal_actions()]
+            known = EventLog.from_state(state).for_seat(seat)
+            for world in sample_worlds(known, 3, view=View.from_state(state, seat), seed=3):
+                reshuffled += world.hands != state.hands
+                bot = DeterminizedBot(game, 7, worlds=3, bidder=heuristic, search_bids=True, infer=infer)
+                assert decide(bot, world, seat) == mine, (name, seat, infer)
     assert reshuffled > 0
 
 
@@ -192,3 +195,35 @@ def test_searched_bids_are_the_searchs_own() -> None:
         assert searched in [str(a) for a in state.legal_actions()]
         differ += searched != decide(heuristic, state, seat)
     assert differ > 0
+
+
+def test_inference_keeps_the_worlds_in_which_the_maker_holds_trumps() -> None:
+    # Euchre: once another seat has made trumps, the worlds the bidder's bids agree with give that
+    # seat more cards of the trump suit than worlds drawn uniformly do.
+    game = trickrules.load("euchre")
+    heuristic = make_bots(game, "heuristic")[0]
+    uniform = inferred = compared = 0
+    for seed in range(40):
+        state = game.new_match(seed=seed)
+        while state.phase != "play" and not state.is_terminal and state.deal.number == 0:
+            if state.is_chance:
+                state = state.apply(state.seeded_outcome())
+            else:
+                state = state.apply(decide(heuristic, state, state.chooser or 0))
+        maker, seat = state.deal.declarer, state.chooser
+        if state.phase != "play" or maker is None or seat is None or maker in (seat, (seat + 2) % 4):
+            continue
+        trump = state.deal.trump
+        view, known = View.from_state(state, seat), EventLog.from_state(state).for_seat(seat)
+        bot = DeterminizedBot(game, 1, worlds=8, bidder=heuristic, infer=True)
+        kept = bot._worlds(view, known, 8)
+        drawn = sample_worlds(known, 8, view=view, seed=seed, game=game)
+
+        def trumps(worlds: tuple[State, ...], maker: int = maker, trump: object = trump) -> int:
+            return sum(1 for w in worlds for c in w.hand(maker) if game.cards.suit_of[game.cards.card(c)] == trump)
+
+        uniform += trumps(drawn)
+        inferred += trumps(kept)
+        compared += 1
+    assert compared >= 5
+    assert inferred > uniform

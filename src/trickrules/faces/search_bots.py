@@ -34,10 +34,12 @@ from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import TYPE_CHECKING, cast
 
+from trickrules.engine.events import records_action
 from trickrules.engine.state import GameLike, State
 from trickrules.errors import ArgumentError
 from trickrules.faces.random_bot import Bot
 from trickrules.records.eventlog import EventLog
+from trickrules.records.replay import action_of, first_state
 from trickrules.records.view import View
 from trickrules.search.solve import side_of, solve
 from trickrules.search.worlds import sample_worlds
@@ -60,6 +62,8 @@ SOLVE_NODES = 5_000
 NATIVE_SOLVE_NODES = 40_000
 #: The kernel's scored playouts a tree leaf is valued by, where the game has a kernel.
 LEAF_PLAYOUTS = 4
+#: With ``infer``, the determinized bot draws this many times its worlds and keeps those that agree.
+INFER_DRAWS = 4
 #: UCT's exploration constant, in units of the results' spread.
 EXPLORE = 0.7
 
@@ -218,6 +222,7 @@ class DeterminizedBot(_SearchBot):
         kernel_playouts: int = 64,
         bidder: Bot | None = None,
         search_bids: bool = False,
+        infer: bool = False,
     ) -> None:
         super().__init__(game, seed, budget_ms)
         self.bidder = bidder
@@ -231,6 +236,7 @@ class DeterminizedBot(_SearchBot):
         self.rounds = rounds
         self.kernel_playouts = kernel_playouts
         self.search_bids = search_bids
+        self.infer = infer
         #: The deal and the cards a hand at which a solve passed its bound: no more are tried at as many.
         self._too_many: tuple[int, int] | None = None
 
@@ -257,6 +263,35 @@ class DeterminizedBot(_SearchBot):
         else:
             self._play_out(worlds, view.seat, deadline, totals, counts)
         return max(legal, key=lambda text: totals[text] / max(1, counts[text]))
+
+    def _worlds(self, view: View, known: EventLog, n: int) -> tuple[State, ...]:
+        """``n`` worlds; with ``infer``, those in which the bidder would have decided as the others did first."""
+        if not self.infer or self.bidder is None:
+            return super()._worlds(view, known, n)
+        drawn = super()._worlds(view, known, INFER_DRAWS * n)
+        agrees = [self._agrees(w, view.seat) for w in drawn]
+        ordered = [w for w, ok in zip(drawn, agrees, strict=True) if ok]
+        ordered += [w for w, ok in zip(drawn, agrees, strict=True) if not ok]
+        return tuple(ordered[:n])
+
+    def _agrees(self, world: State, seat: int) -> bool:
+        """Whether the bidder, deciding for the other seats in ``world``, takes their decisions as they were taken.
+
+        The decisions of the world's deal before its play, replayed from the world's log.
+        """
+        assert self.bidder is not None
+        log = EventLog.from_state(world)
+        state = first_state(self.game, log.header)
+        deal = world.deal.number
+        for entry in log.entries:
+            if not isinstance(entry.actor, int) or not records_action(entry.event.TAG):
+                continue
+            action = action_of(self.game, entry.event)
+            ours = state.deal.number == deal and state.phase != "play" and entry.actor != seat
+            if ours and self.bidder.choose(View.from_state(state, entry.actor)) != str(action):
+                return False
+            state = state.apply(action)
+        return True
 
     def _search_bid(self, view: View, known: EventLog) -> str:
         """A decision before the play, searched: each action's mean value over the worlds.
