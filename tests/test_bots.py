@@ -13,7 +13,8 @@ import pytest
 
 import trickrules
 from trickrules import State, View
-from trickrules.faces.bots import BOTS, HeuristicBot, RandomBot, _knowledge, make_bots
+from trickrules.faces.bots import BOTS, HeuristicBot, RandomBot, make_bots
+from trickrules.faces.hand_reading import knowledge
 from trickrules.faces.simulate import Simulation
 
 RANKS = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]
@@ -113,19 +114,19 @@ def test_the_heuristic_bot_decides_the_same_from_equal_views_of_different_states
 
 
 def test_the_requirements_of_contracts_are_read_from_the_scoring_outcomes() -> None:
-    quadrille = _knowledge(trickrules.load("quadrille"))
+    quadrille = knowledge(trickrules.load("quadrille"))
     assert {c: quadrille.need(c, 0, 10) for c in ("alliance", "dimidiator", "casco", "solo")} == dict.fromkeys(
         ("alliance", "dimidiator", "casco", "solo"), 6
     )
-    finnish = _knowledge(trickrules.load("quadrille-fi"))
+    finnish = knowledge(trickrules.load("quadrille-fi"))
     assert finnish.need("vole", 0, 10) == 10
     assert finnish.need("alliance", 0, 3) == 6
     assert finnish.need("alliance", 0, 2) == 10  # a Hombre who takes fewer than three himself wins only a Vole
-    cuatrola = _knowledge(trickrules.load("cuatrola"))
+    cuatrola = knowledge(trickrules.load("cuatrola"))
     assert [cuatrola.need(c, 0, 5) for c in ("solo", "cuatrola", "quintola")] == [3, 4, 5]
     assert cuatrola.need("solo", 40, 5) == 2  # a 40 meld counts towards the points a Solo needs
-    assert _knowledge(trickrules.load("whist")).need("", 0, 13) == 7
-    assert _knowledge(trickrules.load("euchre")).need("", 0, 5) == 3
+    assert knowledge(trickrules.load("whist")).need("", 0, 13) == 7
+    assert knowledge(trickrules.load("euchre")).need("", 0, 5) == 3
 
 
 def test_the_heuristic_bot_bids_every_rung_of_the_quadrille_ladder() -> None:

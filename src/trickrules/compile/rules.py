@@ -152,25 +152,6 @@ class Rules(Sealed):
     #: The values a mechanism gives each seat for the scoring (``scoring.external``).
     external: tuple[str, ...] = ()
 
-    def scoring_reads(self, contract: str, counters: bool = False) -> frozenset[str]:
-        """Every variable the outcomes and bonuses of a deal of ``contract`` (``""``: without one) read.
-
-        Through the named vars (the scoring's and the contract's own), whose names are listed too;
-        ``counters``: what the counters' update formulas read as well.
-        """
-        own = next((c for c in self.contracts if c.name == contract), None)
-        named: dict[str, Formula] = dict(self.vars)
-        named.update(own.vars if own is not None else ())
-        mine = [o for o in (*self.outcomes, *self.bonuses) if o.contracts is None or contract in o.contracts]
-        formulas = [f for o in mine for f in (o.when, *(p.amount for p in o.pay))]
-        formulas += [c.update for c in self.bids.counters] if counters else []
-        seen: set[str] = set()
-        while formulas:
-            for name in formulas.pop().variables - seen:
-                seen.add(name)
-                formulas.extend([named[name]] if name in named else [])
-        return frozenset(seen)
-
 
 _Outcomes = tuple[tuple[CompiledOutcome, ...], tuple[CompiledOutcome, ...]]
 

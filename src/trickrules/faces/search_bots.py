@@ -34,9 +34,11 @@ from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import TYPE_CHECKING, cast
 
+from trickrules.compile.reads import scoring_reads
 from trickrules.engine.events import records_action
 from trickrules.engine.state import GameLike, State
 from trickrules.errors import ArgumentError
+from trickrules.faces.hand_reading import knowledge
 from trickrules.faces.random_bot import Bot
 from trickrules.records.eventlog import EventLog
 from trickrules.records.replay import action_of, first_state
@@ -133,10 +135,8 @@ def _proxy(world: State) -> str | None:
     As the heuristic bot reads the scoring: card points that help (not hurt, as in Hearts); else
     tricks that count, neither for a bid of tricks nor in a contract won by taking few.
     """
-    from trickrules.faces.bots import _knowledge  # here: the bots' module imports this one
-
     game = world.game
-    k = _knowledge(game)
+    k = knowledge(game)
     d = world.deal
     contract = game.rules.contracts[d.contract].name if d.contract is not None else ""
     sign = k.points_sign.get(contract, 0)
@@ -144,7 +144,7 @@ def _proxy(world: State) -> str | None:
         return "points" if sign > 0 else None
     if not k.tricks_matter.get(contract, False) or contract not in k.contracts:
         return None
-    if game.rules.scoring_reads(contract) & {"bid", "opp_bid", "own_bid"}:
+    if scoring_reads(game.rules, contract) & {"bid", "opp_bid", "own_bid"}:
         return None
     total = game.rules.tricks_per_deal
     fewest, most = k.paying(contract, 0, total)

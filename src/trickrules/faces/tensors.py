@@ -492,21 +492,24 @@ def _fill(state: State, seat: int, layout: Layout, information: bool) -> Array:
                 plays[k * (p + n) + p + index[event.card]] = 1
             k += 1
             continue
-        if type(actor) is not int:
-            continue
-        try:
-            action = action_of(game, event)
-        except Exception:  # a redacted event may not replay: a decision the seat did not see
-            text = ""
-        else:
-            if action is None:
-                continue
-            text = str(action)
-        decisions[_rel(game, seat, actor) * width + column.get(text, width - 1)] += 1
+        text = _decision(game, actor, event)
+        if text is not None:
+            decisions[_rel(game, seat, actor) * width + column.get(text, width - 1)] += 1
     for name, value in view.parts:
         found = _ENCODERS[type(value)]
         found[1](game, seat, value, part(name))
     return out
+
+
+def _decision(game: Game, actor: Any, event: Any) -> str | None:
+    """The text of the decision a seat's event records; ``""`` where hidden; ``None``: no seat's decision."""
+    if type(actor) is not int:
+        return None
+    try:
+        action = action_of(game, event)
+    except Exception:  # a redacted event may not replay: a decision the seat did not see
+        return ""
+    return None if action is None else str(action)
 
 
 def observation_tensor(state: State, seat: int) -> Array:

@@ -20,6 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from trickrules.compile.cards import bits
+from trickrules.compile.reads import scoring_reads
 from trickrules.compile.variables import COUNTED_VARS
 from trickrules.engine.game import Game
 from trickrules.engine.state import GameLike, State
@@ -139,7 +140,7 @@ def counted(state: State) -> bool:
     allowed.update(n for n, _ in rules.vars)
     allowed.update(n for c in rules.contracts for n, _ in c.vars)
     allowed.update(n for c in rules.bids.counters for n in (c.name, f"opp_{c.name}"))
-    return rules.scoring_reads(name, counters=True) <= allowed
+    return scoring_reads(rules, name, counters=True) <= allowed
 
 
 def native_values(
