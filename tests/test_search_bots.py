@@ -18,7 +18,7 @@ from trickrules import ArgumentError, EventLog, State, View
 from trickrules.faces.bots import make_bots
 from trickrules.faces.match import play_match
 from trickrules.faces.random_bot import Bot, RandomBot, decide
-from trickrules.faces.search_bots import DeterminizedBot, IsmctsBot
+from trickrules.faces.search_bots import DeterminizedBot, IsmctsBot, _proxy
 from trickrules.search.worlds import sample_worlds
 from trickrules.spec.loader import bundled_names
 
@@ -227,3 +227,39 @@ def test_inference_keeps_the_worlds_in_which_the_maker_holds_trumps() -> None:
         compared += 1
     assert compared >= 5
     assert inferred > uniform
+
+
+def _first_play(name: str, contract: str) -> State:
+    """The first position in the play of a random deal of ``name`` under ``contract`` ("" for none)."""
+    game = trickrules.load(name)
+    for seed in range(200):
+        state, rng = game.new_match(seed=seed), random.Random(seed)
+        while not state.is_terminal and state.deal.number == 0 and (state.phase != "play" or state.chooser is None):
+            if state.is_chance:
+                state = state.apply(state.seeded_outcome())
+            else:
+                state = state.apply(rng.choice(state.legal_actions()))
+        d = state.deal
+        name_of = game.rules.contracts[d.contract].name if d.contract is not None else ""
+        if not state.is_terminal and d.number == 0 and name_of == contract:
+            return state
+    pytest.fail(f"{name}: no deal of {contract!r} in 200 seeds")
+
+
+@pytest.mark.parametrize(
+    ("name", "contract", "measure"),
+    [
+        ("quadrille", "solo", "tricks"),  # tricks count, and more never pay less
+        ("quintille", "alliance", "tricks"),
+        ("cuatrola", "solo", "points"),  # more card points than the others
+        ("tarok", "valat", "tricks"),
+        ("tarok", "open_beggar", None),  # won by taking no trick
+        ("skat", "null", None),  # the heuristic finds no count of tricks that pays: no proxy
+        ("hearts", "", None),  # card points hurt
+        ("oh-hell", "", None),  # a bid of tricks: more is not always better
+    ],
+)
+def test_the_side_s_tricks_or_points_stand_for_the_payment_only_where_more_always_pays(
+    name: str, contract: str, measure: str | None
+) -> None:
+    assert _proxy(_first_play(name, contract)) == measure

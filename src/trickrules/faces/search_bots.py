@@ -139,16 +139,17 @@ def _proxy(world: State) -> str | None:
     k = knowledge(game)
     d = world.deal
     contract = game.rules.contracts[d.contract].name if d.contract is not None else ""
+    if contract in k.contracts:
+        total = game.rules.tricks_per_deal
+        fewest, most = k.paying(contract, 0, total)
+        if fewest > most or (fewest == 0 and most < total):
+            return None  # no count of tricks found to pay, or won by taking few: a beggar, a Null
     sign = k.points_sign.get(contract, 0)
     if sign:
         return "points" if sign > 0 else None
     if not k.tricks_matter.get(contract, False) or contract not in k.contracts:
         return None
-    if scoring_reads(game.rules, contract) & {"bid", "opp_bid", "own_bid"}:
-        return None
-    total = game.rules.tricks_per_deal
-    fewest, most = k.paying(contract, 0, total)
-    return None if fewest == 0 and most < total else "tricks"
+    return None if scoring_reads(game.rules, contract) & {"bid", "opp_bid", "own_bid"} else "tricks"
 
 
 def _side_result(before: State, after: State, seat: int) -> float:
