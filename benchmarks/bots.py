@@ -9,9 +9,10 @@ excludes 0 (or a share of 1/2) says one bot is the stronger on this game.
 
 Run: ``python benchmarks/bots.py [--a ismcts] [--b heuristic] [--deals 400] [--playouts 200]
 [--budget-ms 200] [GAME ...]`` (every bundled game by default). The search bots' budget is their
-playouts a decision, or a time a decision with ``--budget-ms``. ``determinized-h`` is the determinized
-bot with the heuristic bot taking its decisions before the play (its ``bidder``); ``determinized-s``
-searches those decisions, the heuristic bot taking the decisions after its own up to the play.
+playouts a decision, or a time a decision with ``--budget-ms``. ``determinized`` is the bot the CLI seats
+by that name (:class:`~trickrules.faces.bots.ModelledDeterminizedBot`: the heuristic bot its model of the
+bidding); ``determinized-h`` the determinized bot with the heuristic bot taking its decisions before the
+play (its ``bidder``); ``determinized-plain`` the determinized bot searching every decision by itself.
 
 A long measurement can be split: ``--skip K`` plays deals ``K`` to ``deals - 1`` only (another process
 takes the others), and ``--record FILE`` appends one JSON line per deal played (the game, the bots, the
@@ -36,7 +37,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import trickrules
-from trickrules.faces.bots import BOTS, HeuristicBot
+from trickrules.faces.bots import BOTS, HeuristicBot, ModelledDeterminizedBot
 from trickrules.faces.match import play_match
 from trickrules.faces.random_bot import Bot
 from trickrules.faces.search_bots import DeterminizedBot, IsmctsBot
@@ -46,12 +47,11 @@ from trickrules.spec.loader import bundled_names
 def _bot(game: trickrules.Game, kind: str, seed: int, playouts: int, budget_ms: float | None) -> Bot:
     if kind == "ismcts":
         return IsmctsBot(game, seed, playouts=playouts, budget_ms=budget_ms)
-    if kind in ("determinized", "determinized-h", "determinized-s"):
-        bidder = HeuristicBot(game, seed) if kind != "determinized" else None
-        search = kind == "determinized-s"
-        return DeterminizedBot(
-            game, seed, worlds=16, playouts=2, budget_ms=budget_ms, bidder=bidder, search_bids=search, infer=search
-        )
+    if kind in ("determinized-plain", "determinized-h"):
+        bidder = HeuristicBot(game, seed) if kind == "determinized-h" else None
+        return DeterminizedBot(game, seed, worlds=16, playouts=2, budget_ms=budget_ms, bidder=bidder)
+    if kind == "determinized":
+        return ModelledDeterminizedBot(game, seed, budget_ms=budget_ms)
     return BOTS[kind](game, seed)
 
 
@@ -138,7 +138,7 @@ def main() -> None:
     """Print one line per game."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("games", nargs="*", default=list(bundled_names()))
-    parser.add_argument("--a", default="ismcts", choices=sorted([*BOTS, "determinized-h", "determinized-s"]))
+    parser.add_argument("--a", default="ismcts", choices=sorted([*BOTS, "determinized-h", "determinized-plain"]))
     parser.add_argument("--b", default="heuristic", choices=sorted(BOTS))
     parser.add_argument("--deals", type=int, default=400)
     parser.add_argument("--playouts", type=int, default=200)

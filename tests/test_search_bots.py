@@ -75,7 +75,12 @@ def test_a_decision_is_the_same_in_every_world_the_seat_cannot_tell_apart(name: 
 def test_bots_are_named_per_seat() -> None:
     game = trickrules.load("whist")
     bots = make_bots(game, "ismcts,heuristic,determinized,random", seed=1)
-    assert [type(b).__name__ for b in bots] == ["IsmctsBot", "HeuristicBot", "DeterminizedBot", "RandomBot"]
+    assert [type(b).__name__ for b in bots] == ["IsmctsBot", "HeuristicBot", "ModelledDeterminizedBot", "RandomBot"]
+    # By name, the determinized bot takes the heuristic bot as its model of the bidding.
+    modelled = bots[2]
+    assert isinstance(modelled, DeterminizedBot)
+    assert type(modelled.bidder).__name__ == "HeuristicBot"
+    assert modelled.search_bids and modelled.infer
     with pytest.raises(ValueError, match="3 bots named for 4 seats"):
         make_bots(game, "ismcts,heuristic,random")
     with pytest.raises(ValueError, match="unknown bot 'mcts'"):

@@ -24,7 +24,7 @@ from trickrules.faces.search_bots import DeterminizedBot, IsmctsBot, make_bot
 from trickrules.faces.strain_calls import AUCTION, strain_call
 from trickrules.records.view import View
 
-__all__ = ["BOTS", "Bot", "HeuristicBot", "RandomBot", "make_bots"]
+__all__ = ["BOTS", "Bot", "HeuristicBot", "ModelledDeterminizedBot", "RandomBot", "make_bots"]
 
 
 # Tuning (docs/bots.md). A partner of unknown hand takes this share of the tricks the hand does not; a
@@ -343,9 +343,23 @@ class HeuristicBot:
         return min(under or options, key=s.keep)
 
 
+class ModelledDeterminizedBot(DeterminizedBot):
+    """The determinized bot with the heuristic bot as its model of the bidding: ``determinized`` by name.
+
+    It searches the decisions before the play where the play that follows is solved and hands them to
+    the heuristic bot elsewhere (random playouts misjudge what a bid is worth), and keeps first the
+    worlds in which the heuristic bot would have bid as the other seats did (``search_bids`` and
+    ``infer`` of :class:`~trickrules.faces.search_bots.DeterminizedBot`).
+    """
+
+    def __init__(self, game: GameLike, seed: int = 0, budget_ms: float | None = None) -> None:
+        bidder = HeuristicBot(game, seed)
+        super().__init__(game, seed, budget_ms=budget_ms, bidder=bidder, search_bids=True, infer=True)
+
+
 #: The bots by name, as the CLI offers them.
 BOTS: dict[str, Callable[[GameLike, int], Bot]] = {"random": RandomBot, "heuristic": HeuristicBot}
-BOTS |= {"determinized": DeterminizedBot, "ismcts": IsmctsBot}  # the search bots (faces/search_bots.py)
+BOTS |= {"determinized": ModelledDeterminizedBot, "ismcts": IsmctsBot}  # the search bots (faces/search_bots.py)
 
 
 def make_bots(game: GameLike, kind: str, seed: int = 0) -> list[Bot]:
