@@ -64,7 +64,7 @@ SOLVE_NODES = 5_000
 NATIVE_SOLVE_NODES = 40_000
 #: The kernel's scored playouts a tree leaf is valued by, where the game has a kernel.
 LEAF_PLAYOUTS = 4
-#: With ``infer``, the determinized bot draws this many times its worlds and keeps those that agree.
+#: With ``infer``, the determinized bot draws up to this many times its worlds, keeping first those that agree.
 INFER_DRAWS = 4
 #: UCT's exploration constant, in units of the results' spread.
 EXPLORE = 0.7
@@ -266,11 +266,22 @@ class DeterminizedBot(_SearchBot):
         return max(legal, key=lambda text: totals[text] / max(1, counts[text]))
 
     def _worlds(self, view: View, known: EventLog, n: int) -> tuple[State, ...]:
-        """``n`` worlds; with ``infer``, those in which the bidder would have decided as the others did first."""
+        """``n`` worlds; with ``infer``, those in which the bidder would have decided as the others did first.
+
+        Batches of ``n`` are drawn until ``n`` agree, ``INFER_DRAWS`` batches are drawn, or half the
+        budget is spent (with a budget).
+        """
         if not self.infer or self.bidder is None:
             return super()._worlds(view, known, n)
-        drawn = super()._worlds(view, known, INFER_DRAWS * n)
-        agrees = [self._agrees(w, view.seat) for w in drawn]
+        half = None if self.budget_ms is None else time.monotonic() + self.budget_ms / 2000
+        drawn: list[State] = []
+        agrees: list[bool] = []
+        while not drawn or (sum(agrees) < n and len(drawn) < INFER_DRAWS * n):
+            if drawn and half is not None and time.monotonic() > half:
+                break
+            batch = super()._worlds(view, known, n)
+            drawn += batch
+            agrees += [self._agrees(w, view.seat) for w in batch]
         ordered = [w for w, ok in zip(drawn, agrees, strict=True) if ok]
         ordered += [w for w, ok in zip(drawn, agrees, strict=True) if not ok]
         return tuple(ordered[:n])
