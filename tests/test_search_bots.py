@@ -80,7 +80,8 @@ def test_bots_are_named_per_seat() -> None:
     modelled = bots[2]
     assert isinstance(modelled, DeterminizedBot)
     assert type(modelled.bidder).__name__ == "HeuristicBot"
-    assert modelled.search_bids and modelled.infer
+    assert modelled.search_bids
+    assert modelled.infer
     with pytest.raises(ValueError, match="3 bots named for 4 seats"):
         make_bots(game, "ismcts,heuristic,random")
     with pytest.raises(ValueError, match="unknown bot 'mcts'"):

@@ -198,6 +198,10 @@ class _SearchBot:
         raise ArgumentError(f"{type(self).__name__} decides from its seat's log too: call decide(bot, state, seat).")
 
     def _worlds(self, view: View, known: EventLog, n: int) -> tuple[State, ...]:
+        return self._sampled(view, known, n)
+
+    def _sampled(self, view: View, known: EventLog, n: int) -> tuple[State, ...]:
+        """``n`` worlds drawn uniformly among those consistent with the seat's log and view."""
         return sample_worlds(known, n, view=view, seed=self._rng.randrange(2**63), game=self.game)
 
 
@@ -272,14 +276,14 @@ class DeterminizedBot(_SearchBot):
         budget is spent (with a budget).
         """
         if not self.infer or self.bidder is None:
-            return super()._worlds(view, known, n)
+            return self._sampled(view, known, n)
         half = None if self.budget_ms is None else time.monotonic() + self.budget_ms / 2000
         drawn: list[State] = []
         agrees: list[bool] = []
         while not drawn or (sum(agrees) < n and len(drawn) < INFER_DRAWS * n):
             if drawn and half is not None and time.monotonic() > half:
                 break
-            batch = super()._worlds(view, known, n)
+            batch = self._sampled(view, known, n)
             drawn += batch
             agrees += [self._agrees(w, view.seat) for w in batch]
         ordered = [w for w, ok in zip(drawn, agrees, strict=True) if ok]
