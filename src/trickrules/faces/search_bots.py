@@ -251,10 +251,7 @@ class DeterminizedBot(_SearchBot):
         if len(legal) == 1:
             return legal[0]
         if self.bidder is not None and view.phase != "play":
-            if self.search_bids:
-                return self._search_bid(view, known)
-            chooser = getattr(self.bidder, "choose_known", None)
-            return str(chooser(view, known)) if chooser is not None else self.bidder.choose(view)
+            return self._search_bid(view, known) if self.search_bids else self._bidders(view, known)
         deadline = self._deadline()
         totals = dict.fromkeys(legal, 0.0)
         counts = dict.fromkeys(legal, 0)
@@ -330,10 +327,14 @@ class DeterminizedBot(_SearchBot):
                 totals[text] += value
                 counts[text] += 1
         if not counts[legal[0]]:  # no world solved: random playouts would misjudge the bids
-            assert self.bidder is not None
-            chooser = getattr(self.bidder, "choose_known", None)
-            return str(chooser(view, known)) if chooser is not None else self.bidder.choose(view)
+            return self._bidders(view, known)
         return max(legal, key=lambda text: totals[text] / max(1, counts[text]))
+
+    def _bidders(self, view: View, known: EventLog) -> str:
+        """The bidder's decision (from the seat's log too, where it searches)."""
+        assert self.bidder is not None
+        chooser = getattr(self.bidder, "choose_known", None)
+        return str(chooser(view, known)) if chooser is not None else self.bidder.choose(view)
 
     def _bid_out(self, world: State, state: State) -> State:
         """``state`` carried on by the bidder for every seat up to the play of ``world``'s deal (or its end)."""
