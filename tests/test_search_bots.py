@@ -9,6 +9,7 @@ seed. A bot that peeked at the true hands would choose differently in some of th
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -18,7 +19,7 @@ from trickrules import ArgumentError, EventLog, State, View
 from trickrules.faces.bots import make_bots
 from trickrules.faces.match import play_match
 from trickrules.faces.random_bot import Bot, RandomBot, decide
-from trickrules.faces.search_bots import DeterminizedBot, IsmctsBot, _proxy
+from trickrules.faces.search_bots import BID_EVIDENCE, DeterminizedBot, IsmctsBot, _proxy, evident
 from trickrules.search.worlds import sample_worlds
 from trickrules.spec.loader import bundled_names
 
@@ -189,18 +190,36 @@ def test_searched_bids_are_the_same_in_every_world_the_seat_cannot_tell_apart(na
 
 
 def test_searched_bids_are_the_searchs_own() -> None:
-    # Euchre's bids searched, the play solved in 16 worlds: in some of these positions the search
-    # decides otherwise than the heuristic bot it takes as the model of the later bids.
+    # Euchre's bids searched, the play solved in 48 worlds: in some of these positions the search
+    # decides otherwise than the heuristic bot it takes as the model of the later bids (where the
+    # worlds show the other decision better by more than their spread explains: `evident`).
     game = trickrules.load("euchre")
     heuristic = make_bots(game, "heuristic")[0]
     differ = 0
     for state in _before_the_play("euchre", 12):
         seat = state.chooser
         assert seat is not None
-        searched = decide(DeterminizedBot(game, 1, bidder=heuristic, search_bids=True), state, seat)
+        searched = decide(DeterminizedBot(game, 1, worlds=48, bidder=heuristic, search_bids=True), state, seat)
         assert searched in [str(a) for a in state.legal_actions()]
         differ += searched != decide(heuristic, state, seat)
     assert differ > 0
+
+
+def test_a_searched_bid_replaces_the_models_only_on_evidence() -> None:
+    # Rows are worlds, columns the actions pass / order / alone; the model (the bidder) would pass.
+    legal = ("pass", "order", "alone")
+    clear = [[0.0, 1.0, -2.0], [0.0, 1.0, 1.0], [-1.0, 0.5, -2.0], [0.0, 2.0, 0.0]]
+    assert evident(legal, clear, "pass") == "order"  # order beats pass in every world
+    noisy = [[0.0, 2.0, 0.0], [0.0, -1.0, 0.0], [0.0, 2.0, 0.0], [0.0, -2.0, 0.0]]
+    assert evident(legal, noisy, "pass") == "pass"  # a mean of +0.25, but a spread of 2 a world
+    assert evident(legal, clear[:1], "pass") == "pass"  # one world is no evidence
+    assert evident(legal, clear, "order") == "order"  # the model's choice is the best
+    # Differences 1 + a, 1 - a, 1 + a, 1 - a: a standard error of a / sqrt(3), so order is taken while
+    # 1 > BID_EVIDENCE * a / sqrt(3).
+    for factor, taken in ((0.9, "order"), (1.1, "pass")):
+        a = factor * math.sqrt(3) / BID_EVIDENCE
+        rows = [[0.0, 1.0 + a, 0.0], [0.0, 1.0 - a, 0.0]] * 2
+        assert evident(legal, rows, "pass") == taken, factor
 
 
 def test_inference_keeps_the_worlds_in_which_the_maker_holds_trumps() -> None:
@@ -261,6 +280,9 @@ def _first_play(name: str, contract: str) -> State:
         ("tarok", "valat", "tricks"),
         ("tarok", "open_beggar", None),  # won by taking no trick
         ("skat", "null", None),  # the heuristic finds no count of tricks that pays: no proxy
+        ("whist", "", "tricks"),  # no contract: each trick over six counts
+        ("bridge", "", "tricks"),  # more tricks never score less, for either side
+        ("spades", "", None),  # a bid of tricks
         ("hearts", "", None),  # card points hurt
         ("oh-hell", "", None),  # a bid of tricks: more is not always better
     ],

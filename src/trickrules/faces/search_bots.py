@@ -29,8 +29,9 @@ from __future__ import annotations
 
 import math
 import random
+import statistics
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, cast
 
@@ -66,6 +67,10 @@ NATIVE_SOLVE_NODES = 40_000
 LEAF_PLAYOUTS = 4
 #: With ``infer``, the determinized bot draws up to this many times its worlds, keeping first those that agree.
 INFER_DRAWS = 4
+#: With a budget, the determinized bot searches a decision before the play over up to this many batches of worlds.
+BID_BATCHES = 8
+#: How many standard errors a searched bid's mean value must beat the bidder's choice by to be taken instead.
+BID_EVIDENCE = 1.5
 #: UCT's exploration constant, in units of the results' spread.
 EXPLORE = 0.7
 
@@ -147,7 +152,7 @@ def _proxy(world: State) -> str | None:
     sign = k.points_sign.get(contract, 0)
     if sign:
         return "points" if sign > 0 else None
-    if not k.tricks_matter.get(contract, False) or contract not in k.contracts:
+    if not k.tricks_matter.get(contract, False):
         return None
     return None if scoring_reads(game.rules, contract) & {"bid", "opp_bid", "own_bid"} else "tricks"
 
@@ -266,15 +271,17 @@ class DeterminizedBot(_SearchBot):
             self._play_out(worlds, view.seat, deadline, totals, counts)
         return max(legal, key=lambda text: totals[text] / max(1, counts[text]))
 
-    def _worlds(self, view: View, known: EventLog, n: int) -> tuple[State, ...]:
+    def _worlds(self, view: View, known: EventLog, n: int, stop: float | None = None) -> tuple[State, ...]:
         """``n`` worlds; with ``infer``, those in which the bidder would have decided as the others did first.
 
         Batches of ``n`` are drawn until ``n`` agree, ``INFER_DRAWS`` batches are drawn, or half the
-        budget is spent (with a budget).
+        budget is spent (with a budget; or the time ``stop``, where it comes first).
         """
         if not self.infer or self.bidder is None:
             return self._sampled(view, known, n)
         half = None if self.budget_ms is None else time.monotonic() + self.budget_ms / 2000
+        if half is not None and stop is not None:
+            half = min(half, stop)
         drawn: list[State] = []
         agrees: list[bool] = []
         while not drawn or (sum(agrees) < n and len(drawn) < INFER_DRAWS * n):
@@ -307,28 +314,31 @@ class DeterminizedBot(_SearchBot):
         return True
 
     def _search_bid(self, view: View, known: EventLog) -> str:
-        """A decision before the play, searched: each action's mean value over the worlds.
+        """A decision before the play, searched: the bidder's, unless the worlds show another is better.
 
-        In each world the bidder takes every seat's decisions after the action up to the play, whose
-        value is then solved. A world whose play is not solved is left out; with none solved, the
-        bidder decides.
+        In each world the bidder takes every seat's decisions after each action up to the play, whose
+        value is then solved; a world whose play is not solved is left out. With a budget, batches of
+        worlds are drawn until it is spent (``BID_BATCHES`` at most). The action of the best mean value
+        is taken only where it beats the bidder's own choice by more than ``BID_EVIDENCE`` standard
+        errors of their difference over the worlds (the best of a few noisy means is overrated, and a
+        solved world plays the bid with every card known); else, and with no world solved, the bidder
+        decides.
         """
         legal = view.legal
         deadline = self._deadline()
-        totals = dict.fromkeys(legal, 0.0)
-        counts = dict.fromkeys(legal, 0)
-        for world in self._worlds(view, known, self.worlds):
-            if counts[legal[0]] and deadline is not None and time.monotonic() > deadline:
+        rows: list[list[float]] = []
+        for _ in range(1 if deadline is None else BID_BATCHES):
+            for world in self._worlds(view, known, self.worlds, stop=deadline):
+                if rows and deadline is not None and time.monotonic() > deadline:
+                    break
+                ends = [self._bid_out(world, world.apply(text)) for text in legal]
+                values = self._solved_ends(world, ends, view.seat)
+                if values is not None:  # else this world's play is not solved
+                    rows.append(values)
+            if not rows or deadline is None or time.monotonic() > deadline:
                 break
-            values = self._solved_ends(world, [self._bid_out(world, world.apply(text)) for text in legal], view.seat)
-            if values is None:
-                continue  # this world's play is not solved
-            for text, value in zip(legal, values, strict=True):
-                totals[text] += value
-                counts[text] += 1
-        if not counts[legal[0]]:  # no world solved: random playouts would misjudge the bids
-            return self._bidders(view, known)
-        return max(legal, key=lambda text: totals[text] / max(1, counts[text]))
+        model = self._bidders(view, known)
+        return model if not rows else evident(legal, rows, model)
 
     def _bidders(self, view: View, known: EventLog) -> str:
         """The bidder's decision (from the seat's log too, where it searches)."""
@@ -437,6 +447,24 @@ class DeterminizedBot(_SearchBot):
             end = _playout(world, after, self._rng)
             total += deal_result(self.game, world, end, seat)
         return total / self.playouts
+
+
+def evident(legal: Sequence[str], rows: Sequence[Sequence[float]], model: str) -> str:
+    """The action of the best mean value over ``rows`` (a row per world, a value per action of ``legal``).
+
+    It is taken only where its mean beats ``model``'s (a choice made without the rows) by more than
+    ``BID_EVIDENCE`` standard errors of the difference between the two, world by world; else ``model``.
+    """
+    means = [statistics.fmean(col) for col in zip(*rows, strict=True)]
+    best = max(range(len(legal)), key=means.__getitem__)
+    if model not in legal:
+        return legal[best]
+    m = legal.index(model)
+    diffs = [row[best] - row[m] for row in rows]
+    if best == m or len(diffs) < 2:
+        return model
+    error = statistics.stdev(diffs) / math.sqrt(len(diffs))
+    return legal[best] if statistics.fmean(diffs) > BID_EVIDENCE * error else model
 
 
 class _Node:
