@@ -10,8 +10,11 @@ from ``chance_outcomes()``), from a new initial state at each end. PettingZoo:
 random legal id, ``env.reset`` at each end; and the same without reading the
 observation (``env.mask()`` alone), which is what the tensor costs. pyspiel
 is also counted by its seats' actions alone (the environment deals at its
-reset, so its steps are decisions). Prints each one's median steps a second
-and the ratios to pyspiel's.
+reset, so its steps are decisions). A last row steps an AEC environment with
+no game in it (:class:`Idle`: four seats in turn, 64 steps a deal, a fixed
+observation and mask) the same way: what PettingZoo's own interface costs,
+the most any environment stepped from Python through it can reach. Prints
+each one's median steps a second and the ratios to pyspiel's.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import time
 
 import numpy as np
 import pyspiel
+from pettingzoo import AECEnv
 
 import trickrules.pettingzoo as tp
 
@@ -66,6 +70,59 @@ def zoo_steps(seconds: float, rng: random.Random, observe: bool) -> float:
     return steps / (time.perf_counter() - start)
 
 
+class Idle(AECEnv):  # type: ignore[misc]
+    """An AEC environment with no game: four seats in turn, the deal over after 64 steps."""
+
+    metadata = {"name": "idle_v0"}  # noqa: RUF012 - PettingZoo reads it from the class
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.possible_agents = [f"player_{i}" for i in range(4)]
+        mask = np.ones(52, dtype=np.int8)
+        self._obs: dict[str, object] = {"observation": np.zeros(100, dtype=np.float32), "action_mask": mask}
+
+    def reset(self, seed: int | None = None, options: dict[str, object] | None = None) -> None:
+        """A new deal: the first seat to step, nothing won."""
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, object]] = {a: {} for a in self.agents}
+        self._steps = 0
+        self.agent_selection = self.agents[0]
+
+    def observe(self, agent: str) -> dict[str, object]:
+        """The same observation and mask every time."""
+        return self._obs
+
+    def step(self, action: int) -> None:
+        """The next seat's turn; the deal over at its 64th step."""
+        self._steps += 1
+        if self._steps == 64:
+            self.terminations = dict.fromkeys(self.agents, True)
+        self.agent_selection = self.agents[self._steps % 4]
+        self._accumulate_rewards()
+
+
+def idle_steps(seconds: float, rng: random.Random) -> float:
+    """Steps a second of :class:`Idle`, stepped as :func:`zoo_steps` steps the game."""
+    env = Idle()
+    env.reset()
+    steps = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for _ in range(200):
+            agent = env.agent_selection
+            if env.terminations[agent]:
+                env.reset()
+                continue
+            legal = np.flatnonzero(env.last()[0]["action_mask"])
+            env.step(int(legal[rng.randrange(len(legal))]))
+            steps += 1
+    return steps / (time.perf_counter() - start)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5)
@@ -77,12 +134,14 @@ def main(argv: list[str] | None = None) -> int:
         "pyspiel, decisions": [],
         "pettingzoo hearts": [],
         "pettingzoo, mask only": [],
+        "pettingzoo, no game": [],
     }
     for _ in range(args.rounds):
         runs["pyspiel hearts"].append(spiel_steps(args.seconds, rng))
         runs["pyspiel, decisions"].append(spiel_steps(args.seconds, rng, decisions_only=True))
         runs["pettingzoo hearts"].append(zoo_steps(args.seconds, rng, True))
         runs["pettingzoo, mask only"].append(zoo_steps(args.seconds, rng, False))
+        runs["pettingzoo, no game"].append(idle_steps(args.seconds, rng))
     base = statistics.median(runs["pyspiel hearts"])
     for name, values in runs.items():
         median = statistics.median(values)
