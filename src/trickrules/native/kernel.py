@@ -117,6 +117,8 @@ def _export(game: Game) -> Kernel:
     for name in game.mechanisms:
         if str(name) not in builtin:  # a window, a narrowing or a chooser of its own, even where never due
             raise Unsupported(f"the registered mechanism {str(name)!r}")
+    if t.cards.set_names:
+        raise Unsupported("trump sets (trump.sets)")
     b = T.Builder()
     T.export_core(t, b)
     deal.export(game, b)

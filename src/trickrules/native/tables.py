@@ -171,10 +171,8 @@ def export_core(t: Tables, b: Builder) -> None:
         raise Unsupported(f"{size} cards do not fit the kernel's 64-bit masks")
     if n > 8:
         raise Unsupported(f"{n} seats are more than the kernel's 8")
-    if t.cards.set_names:
-        raise Unsupported("trump sets (trump.sets)")
     keys = sorted(t.trumps)
-    nsuits = len(t.cards.suit_codes)
+    nsuits = t.cards.suit_count  # the suits, then the trump sets (a set's trumps are an effective suit of its own)
     rows = [t.trumps[k] for k in keys]
     b.number(H_CARDS, size)
     b.number(H_PLAYERS, n)
