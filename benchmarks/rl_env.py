@@ -23,6 +23,8 @@ import argparse
 import random
 import statistics
 import time
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pyspiel
@@ -53,7 +55,15 @@ def spiel_steps(seconds: float, rng: random.Random, decisions_only: bool = False
 
 
 def zoo_steps(seconds: float, rng: random.Random, observe: bool) -> float:
+    """Steps a second of trickrules' PettingZoo Hearts: reading the observation and mask, or the mask alone."""
     env = tp.env("hearts", pass_direction="chance", match_end="one_deal")
+    if observe:
+        return _stepped(env, seconds, rng, lambda: env.last()[0]["action_mask"])
+    return _stepped(env, seconds, rng, env.mask)
+
+
+def _stepped(env: Any, seconds: float, rng: random.Random, mask: Callable[[], Any]) -> float:
+    """Steps a second of ``env`` with random legal ids read from ``mask()``, reset at each deal's end."""
     env.reset(seed=rng.randrange(2**32))
     steps = 0
     start = time.perf_counter()
@@ -63,8 +73,7 @@ def zoo_steps(seconds: float, rng: random.Random, observe: bool) -> float:
             if env.terminations[agent]:
                 env.reset(seed=rng.randrange(2**32))
                 continue
-            mask = env.last()[0]["action_mask"] if observe else env.mask()
-            legal = np.flatnonzero(mask)
+            legal = np.flatnonzero(mask())
             env.step(int(legal[rng.randrange(len(legal))]))
             steps += 1
     return steps / (time.perf_counter() - start)
@@ -108,19 +117,7 @@ class Idle(AECEnv):  # type: ignore[misc]
 def idle_steps(seconds: float, rng: random.Random) -> float:
     """Steps a second of :class:`Idle`, stepped as :func:`zoo_steps` steps the game."""
     env = Idle()
-    env.reset()
-    steps = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        for _ in range(200):
-            agent = env.agent_selection
-            if env.terminations[agent]:
-                env.reset()
-                continue
-            legal = np.flatnonzero(env.last()[0]["action_mask"])
-            env.step(int(legal[rng.randrange(len(legal))]))
-            steps += 1
-    return steps / (time.perf_counter() - start)
+    return _stepped(env, seconds, rng, lambda: env.last()[0]["action_mask"])
 
 
 def main(argv: list[str] | None = None) -> int:
