@@ -279,7 +279,8 @@ def _first_play(name: str, contract: str) -> State:
         ("cuatrola", "solo", "points"),  # more card points than the others
         ("tarok", "valat", "tricks"),
         ("tarok", "open_beggar", None),  # won by taking no trick
-        ("skat", "null", None),  # the heuristic finds no count of tricks that pays: no proxy
+        ("skat", "null", None),  # its play ends at the declarer's first trick
+        ("skat", "grand", "points"),  # more card points never pay less, though no count of tricks is read to pay
         ("whist", "", "tricks"),  # no contract: each trick over six counts
         ("bridge", "", "tricks"),  # more tricks never score less, for either side
         ("spades", "", None),  # a bid of tricks

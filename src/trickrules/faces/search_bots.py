@@ -138,21 +138,26 @@ def _proxy(world: State) -> str | None:
     """``"points"`` or ``"tricks"`` where the deal's payment grows with the side's card points or tricks.
 
     As the heuristic bot reads the scoring: card points that help (not hurt, as in Hearts); else
-    tricks that count, neither for a bid of tricks nor in a contract won by taking few.
+    tricks that count, neither for a bid of tricks nor in a contract won by taking few. Never for a
+    contract where no count of tricks is found to pay and whose play may end early (Skat's Null).
     """
     game = world.game
     k = knowledge(game)
     d = world.deal
     contract = game.rules.contracts[d.contract].name if d.contract is not None else ""
+    unread = False  # no count of tricks found to pay: card points may yet stand for the payment
     if contract in k.contracts:
         total = game.rules.tricks_per_deal
         fewest, most = k.paying(contract, 0, total)
-        if fewest > most or (fewest == 0 and most < total):
-            return None  # no count of tricks found to pay, or won by taking few: a beggar, a Null
+        if fewest == 0 and most < total:
+            return None  # won by taking few: a beggar, a Null
+        unread = fewest > most
+    if unread and d.contract is not None and game.rules.contracts[d.contract].end_when is not None:
+        return None  # a contract lost at the first trick taken, or won at it, as the heuristic cannot read
     sign = k.points_sign.get(contract, 0)
     if sign:
         return "points" if sign > 0 else None
-    if not k.tricks_matter.get(contract, False):
+    if unread or not k.tricks_matter.get(contract, False):
         return None
     return None if scoring_reads(game.rules, contract) & {"bid", "opp_bid", "own_bid"} else "tricks"
 
