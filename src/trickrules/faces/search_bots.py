@@ -143,8 +143,8 @@ def _proxy(world: State) -> str | None:
     """
     game = world.game
     k = knowledge(game)
-    d = world.deal
-    contract = game.rules.contracts[d.contract].name if d.contract is not None else ""
+    rule = game.rules.contracts[world.deal.contract] if world.deal.contract is not None else None
+    contract = rule.name if rule is not None else ""
     unread = False  # no count of tricks found to pay: card points may yet stand for the payment
     if contract in k.contracts:
         total = game.rules.tricks_per_deal
@@ -152,8 +152,8 @@ def _proxy(world: State) -> str | None:
         if fewest == 0 and most < total:
             return None  # won by taking few: a beggar, a Null
         unread = fewest > most
-    if unread and d.contract is not None and game.rules.contracts[d.contract].end_when is not None:
-        return None  # a contract lost at the first trick taken, or won at it, as the heuristic cannot read
+    if unread and rule is not None and rule.end_when is not None:
+        return None  # a Null the heuristic cannot read: its play ends at the declarer's first trick
     sign = k.points_sign.get(contract, 0)
     if sign:
         return "points" if sign > 0 else None
