@@ -18,11 +18,13 @@ A long measurement can be split: ``--skip K`` plays deals ``K`` to ``deals - 1``
 takes the others), and ``--record FILE`` appends one JSON line per deal played (the game, the bots, the
 budget, the deal's seed, its two seatings' results and the commit measured). ``--report FILE ...``
 plays nothing: it reads such lines, keeps one per game, bots, budget, commit and seed, and prints the
-table over the deals recorded::
+table over the deals recorded. ``--alike OLD=NEW`` counts the deals recorded at commit ``OLD`` as ``NEW``'s,
+for commits that take the same decisions (say why where the table is quoted)::
 
     python benchmarks/bots.py --a determinized-h --budget-ms 200 --deals 400 --record runs.jsonl euchre
     python benchmarks/bots.py --a determinized-h --budget-ms 200 --deals 400 --skip 200 --record runs.jsonl euchre
     python benchmarks/bots.py --report runs.jsonl
+    python benchmarks/bots.py --report runs.jsonl --alike 0c536ff=fd1d22a
 """
 
 from __future__ import annotations
@@ -111,8 +113,19 @@ def _commit() -> str:
     return head.stdout.strip() + ("+" if dirty.stdout.strip() else "")
 
 
-def report(paths: Sequence[str]) -> None:
-    """The table of the deals recorded in ``paths``: one row per game, bots, budget and commit."""
+def report(paths: Sequence[str], alike: Sequence[str] = ()) -> None:
+    """The table of the deals recorded in ``paths``: one row per game, bots, budget and commit.
+
+    ``alike`` holds ``OLD=NEW`` pairs: a deal recorded at ``OLD`` counts as ``NEW``'s, under the label
+    ``OLD=NEW`` (a deal recorded at both keeps ``NEW``'s result).
+    """
+    same: dict[str, str] = {}
+    for pair in alike:
+        old, sep, new = pair.partition("=")
+        if not (sep and old and new):
+            raise SystemExit(f"--alike takes OLD=NEW, found {pair!r}")
+        same[old] = new
+    labels = {new: f"{old}={new}" for old, new in same.items()}
     runs: dict[tuple[str, str, str, str, str], dict[int, float]] = {}
     for path in paths:
         for number, line in enumerate(Path(path).read_text().splitlines(), 1):
@@ -120,16 +133,19 @@ def report(paths: Sequence[str]) -> None:
                 continue
             try:
                 row = json.loads(line)
-                key = (row["game"], row["a"], row["b"], row["budget"], row["commit"])
-                runs.setdefault(key, {})[int(row["seed"])] = sum(row["pair"]) / 2
+                commit = same.get(row["commit"], row["commit"])
+                key = (row["game"], row["a"], row["b"], row["budget"], labels.get(commit, commit))
+                deals = runs.setdefault(key, {})
+                if commit == row["commit"] or int(row["seed"]) not in deals:
+                    deals[int(row["seed"])] = sum(row["pair"]) / 2
             except (ValueError, KeyError, TypeError) as error:
                 raise SystemExit(f"{path}:{number}: not a deal's record ({error})") from None
-    head = f"{'game':<22} {'A':<15} {'B':<10} {'budget':<12} {'commit':<10} {'deals':>5}"
+    head = f"{'game':<22} {'A':<15} {'B':<10} {'budget':<12} {'commit':<16} {'deals':>5}"
     print(f"{head} {'A - B a seat':>18} {'A share':>16}")
     for (game, a, b, budget, commit), deals in sorted(runs.items()):
         mean, half, share, share_half = summary(list(deals.values()))
         print(
-            f"{game:<22} {a:<15} {b:<10} {budget:<12} {commit:<10} {len(deals):>5} "
+            f"{game:<22} {a:<15} {b:<10} {budget:<12} {commit:<16} {len(deals):>5} "
             f"{mean:>9.2f} ± {half:<6.2f} {share:>7.3f} ± {share_half:<5.3f}"
         )
 
@@ -146,9 +162,10 @@ def main() -> None:
     parser.add_argument("--skip", type=int, default=0, help="deals not played, from the first")
     parser.add_argument("--record", default=None, help="a file each deal's results are appended to, as JSON lines")
     parser.add_argument("--report", nargs="+", default=None, help="print the table of recorded deals; play nothing")
+    parser.add_argument("--alike", nargs="+", default=(), help="OLD=NEW: count commit OLD's recorded deals as NEW's")
     args = parser.parse_args()
     if args.report:
-        report(args.report)
+        report(args.report, args.alike)
         return
     if not 0 <= args.skip < args.deals:
         raise SystemExit(f"--skip must be from 0 to {args.deals - 1}, found {args.skip}")
