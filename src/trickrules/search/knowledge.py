@@ -15,6 +15,7 @@ by refusing the worlds that break them (:meth:`DealFacts.count`,
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 
@@ -33,6 +34,17 @@ TRANSIT = -1
 JUST = 0.1
 #: How many worlds a draw may refuse for breaking a fact on several cards before it gives up.
 REJECTIONS = 10_000
+
+
+@functools.lru_cache(maxsize=64)
+def _route_problem(
+    cards: tuple[int, ...],
+    allowed: tuple[frozenset[int], ...],
+    uses: tuple[tuple[int, ...], ...],
+    capacity: tuple[int, ...],
+) -> RouteProblem:
+    """The problem of these routes, kept while the same facts are drawn from: its counts are remembered."""
+    return RouteProblem(cards, allowed, uses, capacity)
 
 
 @define
@@ -154,7 +166,7 @@ class DealFacts:
             allowed[card] = {r for r in allowed[card] if gid not in routes[r].groups}
         capacity = [*self.sizes, self.cards - sum(self.sizes), *(g.count for g in self.groups)]
         uses = [(r.start, *(self.players + 1 + g for g in r.groups)) for r in routes]
-        found = RouteProblem(
+        found = _route_problem(
             tuple(range(self.cards)), tuple(frozenset(a) for a in allowed), tuple(uses), tuple(capacity)
         )
         return found, routes
