@@ -36,7 +36,7 @@ JUST = 0.1
 REJECTIONS = 10_000
 
 
-@functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=8)
 def _route_problem(
     cards: tuple[int, ...],
     allowed: tuple[frozenset[int], ...],
