@@ -87,6 +87,14 @@ def why_not_native(state: State, measure: str) -> str | None:
     return None
 
 
+def _bits(max_nodes: int | None) -> int:
+    """The table's size (bits) for a search of at most ``max_nodes`` positions: entries for 4 times as many.
+
+    A bounded search (a bot's, in many worlds a decision) then clears a smaller table.
+    """
+    return SOLVE_BITS if not max_nodes else min(SOLVE_BITS, max(12, (4 * max_nodes).bit_length()))
+
+
 def _workspace(size: int = SOLVE_BITS) -> dd.Workspace:
     if size not in _WORK:
         _WORK[size] = dd.workspace(size)
@@ -158,7 +166,7 @@ def native_values(
     points = measure == "points"
     st, mask = native_arrays(state, side)
     p = _prepare(state.game, tables, st, points)
-    work = _workspace()
+    work = _workspace(_bits(max_nodes))
     work.clear(max_nodes or 0)
     base = _taken(state, side, points)
     codes = state.game.tables.cards
@@ -184,7 +192,7 @@ def _score_values(
     tables = kernel_for(game).tb  # the whole kernel: the scoring's tables too
     st, mask = native_arrays(state, side, world_arrays(state))
     p = _prepare(game, tables, st, False)
-    work = _workspace()
+    work = _workspace(_bits(max_nodes))
     work.clear(max_nodes or 0)
     sign = -1 if game.spec.match.winner == "lowest" else 1
     scale = len(side) * max(1, game.players - len(side))
