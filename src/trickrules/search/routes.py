@@ -49,6 +49,9 @@ class RouteProblem:
     #: class's own (later classes), and whether the class's routes from there use it.
     _later: tuple[tuple[int, ...], ...] = field(init=False)
     _here: tuple[tuple[frozenset[int], ...], ...] = field(init=False)
+    #: Per class and route position: the counters ``_here`` holds, and the others, as index tuples.
+    _here_idx: tuple[tuple[tuple[int, ...], ...], ...] = field(init=False)
+    _other_idx: tuple[tuple[tuple[int, ...], ...], ...] = field(init=False)
 
     def __attrs_post_init__(self) -> None:
         by: dict[frozenset[int], list[int]] = {}
@@ -70,12 +73,23 @@ class RouteProblem:
             for routes, _ in classes
         )
         object.__setattr__(self, "_here", here)
+        counters = range(len(self.capacity))
+        object.__setattr__(self, "_here_idx", tuple(tuple(tuple(sorted(h)) for h in row) for row in here))
+        object.__setattr__(
+            self, "_other_idx", tuple(tuple(tuple(k for k in counters if k not in h) for h in row) for row in here)
+        )
 
     def _feasible(self, j: int, p: int, rem: int, caps: tuple[int, ...]) -> bool:
         """Whether every counter can still be filled by the cards left (a bound that prunes the search)."""
         later = self._later[j]
-        here = self._here[j][p]
-        return all(cap <= later[k] + (rem if k in here else 0) for k, cap in enumerate(caps))
+        # Plain loops, not all() over generators: this is the count's innermost test.
+        for k in self._other_idx[j][p]:
+            if caps[k] > later[k]:
+                return False
+        for k in self._here_idx[j][p]:  # noqa: SIM110
+            if caps[k] > later[k] + rem:
+                return False
+        return True
 
     def count(self) -> int:
         """The number of worlds (0 when none is consistent)."""
@@ -84,12 +98,13 @@ class RouteProblem:
         return self._count(0, 0, len(self.classes[0][1]), self.capacity)
 
     def _count(self, j: int, p: int, rem: int, caps: tuple[int, ...]) -> int:
+        memo = self._memo
         key = (j, p, rem, caps)
-        found = self._memo.get(key)
+        found = memo.get(key)
         if found is not None:
             return found
-        if j < len(self.classes) and p <= len(self.classes[j][0]) and not self._feasible(j, p, rem, caps):
-            self._memo[key] = 0
+        if not self._feasible(j, p, rem, caps):
+            memo[key] = 0
             return 0
         routes, _ = self.classes[j]
         total = 0
@@ -99,10 +114,20 @@ class RouteProblem:
                     total = 0 if any(caps) else 1
                 else:
                     total = self._count(j + 1, 0, len(self.classes[j + 1][1]), caps)
-        else:
-            for a, after in self._choices(routes[p], rem, caps, last=p + 1 == len(routes)):
-                total += comb(rem, a) * self._count(j, p + 1, rem - a, after)
-        self._memo[key] = total
+        else:  # each count ``a`` of the class's cards left taking route ``p`` (``_choices``, summed in place)
+            used = self.uses[routes[p]]
+            most = min([rem, *(caps[k] for k in used)])
+            after = list(caps)
+            for a in (rem,) if p + 1 == len(routes) else range(most + 1):
+                if a > most:
+                    continue
+                if a:
+                    for k in used:
+                        after[k] = caps[k] - a
+                nxt = tuple(after) if a else caps
+                found = memo.get((j, p + 1, rem - a, nxt))
+                total += comb(rem, a) * (self._count(j, p + 1, rem - a, nxt) if found is None else found)
+        memo[key] = total
         return total
 
     def _choices(self, route: int, rem: int, caps: tuple[int, ...], *, last: bool) -> list[tuple[int, tuple[int, ...]]]:
