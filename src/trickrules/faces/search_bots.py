@@ -45,7 +45,7 @@ from trickrules.records.eventlog import EventLog
 from trickrules.records.replay import action_of, first_state
 from trickrules.records.view import View
 from trickrules.search.solve import side_of, solve
-from trickrules.search.worlds import sample_worlds
+from trickrules.search.worlds import WorldSampler
 
 if TYPE_CHECKING:
     from trickrules.search.rollouts import Array, Rollouts
@@ -197,6 +197,8 @@ class _SearchBot:
         self._rng = random.Random(seed)
         self.budget_ms = budget_ms
         self._rollouts = _rollouts(game, seed)
+        #: The sampler of the decision being taken: its seat's log and view, and the sampler built from them.
+        self._sampler: tuple[EventLog, View, WorldSampler] | None = None
 
     def _deadline(self) -> float | None:
         return None if self.budget_ms is None else time.monotonic() + self.budget_ms / 1000
@@ -211,8 +213,13 @@ class _SearchBot:
         return self._sampled(view, known, n)
 
     def _sampled(self, view: View, known: EventLog, n: int) -> tuple[State, ...]:
-        """``n`` worlds drawn uniformly among those consistent with the seat's log and view."""
-        return sample_worlds(known, n, view=view, seed=self._rng.randrange(2**63), game=self.game)
+        """``n`` worlds drawn uniformly among those consistent with the seat's log and view.
+
+        The batches one decision draws come from one sampler: what it reads of the log is read once.
+        """
+        if self._sampler is None or self._sampler[0] is not known or self._sampler[1] is not view:
+            self._sampler = (known, view, WorldSampler(known, self.game, view))
+        return self._sampler[2].sample(n, random.Random(self._rng.randrange(2**63)))
 
 
 class DeterminizedBot(_SearchBot):
