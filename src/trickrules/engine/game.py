@@ -49,6 +49,7 @@ class Game:
     __slots__ = (
         "_action_ids",
         "_actions",
+        "_ids_by_action",
         "after_trick_hooks",
         "apply_by_phase",
         "chooser_hooks",
@@ -101,6 +102,9 @@ class Game:
         #: order of the game's sequence.
         self.distinct_actions: tuple[Action, ...] = _distinct_actions(self.shared, found.sequence, self.tables)
         self._action_ids: Mapping[str, int] = MappingProxyType({str(a): i for i, a in enumerate(self.distinct_actions)})
+        self._ids_by_action: Mapping[Action, int] = MappingProxyType(
+            {a: i for i, a in enumerate(self.distinct_actions)}
+        )
         # The mechanisms' hooks the play and the state ask, gathered once (most games have few or none).
         self.after_trick_hooks: tuple[
             Callable[[State, tuple[int, ...], DealInfo, Tally, Events, int], State | None], ...
@@ -187,6 +191,10 @@ class Game:
 
         Ids depend on the spec and its options alone, so they are the same in every process.
         """
+        if type(action) is Action:
+            found = self._ids_by_action.get(action)
+            if found is not None:
+                return found
         text = str(action) if isinstance(action, Action) else action
         found = self._action_ids.get(text) if type(text) is str else None
         if found is None:
