@@ -46,10 +46,8 @@ class RouteProblem:
     classes: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...] = field(init=False)
     _memo: dict[tuple[int, int, int, tuple[int, ...]], int] = field(init=False, factory=dict)
     #: Per class and route position: for each counter, how many more cards could still use it beyond the
-    #: class's own (later classes), and whether the class's routes from there use it.
+    #: class's own (later classes); the counters the class's routes from there use, and the others.
     _later: tuple[tuple[int, ...], ...] = field(init=False)
-    _here: tuple[tuple[frozenset[int], ...], ...] = field(init=False)
-    #: Per class and route position: the counters ``_here`` holds, and the others, as index tuples.
     _here_idx: tuple[tuple[tuple[int, ...], ...], ...] = field(init=False)
     _other_idx: tuple[tuple[tuple[int, ...], ...], ...] = field(init=False)
 
@@ -72,7 +70,6 @@ class RouteProblem:
             tuple(frozenset(k for r in routes[p:] for k in self.uses[r]) for p in range(len(routes) + 1))
             for routes, _ in classes
         )
-        object.__setattr__(self, "_here", here)
         counters = range(len(self.capacity))
         object.__setattr__(self, "_here_idx", tuple(tuple(tuple(sorted(h)) for h in row) for row in here))
         object.__setattr__(
@@ -114,19 +111,9 @@ class RouteProblem:
                     total = 0 if any(caps) else 1
                 else:
                     total = self._count(j + 1, 0, len(self.classes[j + 1][1]), caps)
-        else:  # each count ``a`` of the class's cards left taking route ``p`` (``_choices``, summed in place)
-            used = self.uses[routes[p]]
-            most = min([rem, *(caps[k] for k in used)])
-            after = list(caps)
-            for a in (rem,) if p + 1 == len(routes) else range(most + 1):
-                if a > most:
-                    continue
-                if a:
-                    for k in used:
-                        after[k] = caps[k] - a
-                nxt = tuple(after) if a else caps
-                found = memo.get((j, p + 1, rem - a, nxt))
-                total += comb(rem, a) * (self._count(j, p + 1, rem - a, nxt) if found is None else found)
+        else:
+            for a, after in self._choices(routes[p], rem, caps, last=p + 1 == len(routes)):
+                total += comb(rem, a) * self._count(j, p + 1, rem - a, after)
         memo[key] = total
         return total
 
