@@ -254,6 +254,25 @@ def test_inference_keeps_the_worlds_in_which_the_maker_holds_trumps() -> None:
     assert inferred > uniform
 
 
+def test_inference_asks_only_the_decisions_the_seat_saw() -> None:
+    # Hearts: the cards another seat passed are hidden from the seat, so a world's passes are drawn
+    # at random, not learned. The bidder is not asked to have passed them (it would almost never pass
+    # the very cards drawn), and every world agrees: Hearts has no other decision before the play.
+    game = trickrules.load("hearts")
+    heuristic = make_bots(game, "heuristic")[0]
+    state = game.new_match(seed=3)
+    while state.phase != "play":
+        state = state.apply(state.seeded_outcome() if state.is_chance else decide(heuristic, state, state.chooser or 0))
+    seat = 1
+    view, known = View.from_state(state, seat), EventLog.from_state(state).for_seat(seat)
+    worlds = sample_worlds(known, 8, view=view, seed=3, game=game)
+    passed = [i for i, e in enumerate(known.entries) if e.actor not in (seat, "dealer") and e.event.TAG == "pass_card"]
+    assert passed
+    assert all(EventLog.from_state(w).entries[i].event != known.entries[i].event for w in worlds for i in passed[:1])
+    bot = DeterminizedBot(game, 1, worlds=8, bidder=heuristic, infer=True)
+    assert all(bot._agrees(world, seat, known) for world in worlds)
+
+
 def _first_play(name: str, contract: str) -> State:
     """The first position in the play of a random deal of ``name`` under ``contract`` ("" for none)."""
     game = trickrules.load(name)

@@ -301,26 +301,29 @@ class DeterminizedBot(_SearchBot):
                 break
             batch = self._sampled(view, known, n)
             drawn += batch
-            agrees += [self._agrees(w, view.seat) for w in batch]
+            agrees += [self._agrees(w, view.seat, known) for w in batch]
         ordered = [w for w, ok in zip(drawn, agrees, strict=True) if ok]
         ordered += [w for w, ok in zip(drawn, agrees, strict=True) if not ok]
         return tuple(ordered[:n])
 
-    def _agrees(self, world: State, seat: int) -> bool:
+    def _agrees(self, world: State, seat: int, known: EventLog) -> bool:
         """Whether the bidder, deciding for the other seats in ``world``, takes their decisions as they were taken.
 
-        The decisions of the world's deal before its play, replayed from the world's log.
+        The decisions of the world's deal before its play, replayed from the world's log, that the
+        seat saw (``known``, its log, shows it): a decision it did not see (the cards another seat passed
+        or discarded face down) is the world's draw, not what the seat learned, so it is not asked.
         """
         assert self.bidder is not None
         log = EventLog.from_state(world)
         state = first_state(self.game, log.header)
         deal = world.deal.number
-        for entry in log.entries:
+        for entry, shown in zip(log.entries, known.entries, strict=True):
             if not isinstance(entry.actor, int) or not records_action(entry.event.TAG):
                 continue
             action = action_of(self.game, entry.event)
             ours = state.deal.number == deal and state.phase != "play" and entry.actor != seat
-            if ours and self.bidder.choose(View.from_state(state, entry.actor)) != str(action):
+            seen = shown.event == entry.event
+            if ours and seen and self.bidder.choose(View.from_state(state, entry.actor)) != str(action):
                 return False
             state = state.apply(action)
         return True
