@@ -115,6 +115,8 @@ class DealFacts:
     declarer: int | None = None
     #: The entry of the last card played so far (moves after it form new groups).
     last_play: int = -1
+    #: (card, seat, entry): the deal's plays the log shows later, kept to the worlds drawn while it is read.
+    ahead: list[tuple[int, int, int]] = field(factory=list)
 
     def snapshot(self) -> tuple[frozenset[object], ...]:
         """The facts known, to tell whether something new was learned."""
@@ -153,12 +155,13 @@ class DealFacts:
         def place(r: int, time: float) -> int:
             return self.place(routes[r], time)
 
-        for card, where, time in self.at:
+        stays = {card: entry for card, _, entry in self.ahead} | self.stays
+        for card, where, time in (*self.at, *self.ahead):
             allowed[card] = {r for r in allowed[card] if place(r, time) == where}
         for card, where, time in self.not_at:
-            if card not in self.stays or self.stays[card] > time:
+            if card not in stays or stays[card] > time:
                 allowed[card] = {r for r in allowed[card] if place(r, time) != where}
-        for card, time in self.stays.items():
+        for card, time in stays.items():
             allowed[card] = {r for r in allowed[card] if all(self.groups[g].time < time for g in routes[r].groups)}
         for card, gid in self.via:
             allowed[card] = {r for r in allowed[card] if gid in routes[r].groups}

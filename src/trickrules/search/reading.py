@@ -185,12 +185,26 @@ class SeatLog:
         if isinstance(ev, CardCalled):
             d.called[self.index[ev.card]] = i
         if isinstance(ev, CardPlayed):
+            if d.last_play < 0:
+                self._plays_ahead(i, d)
             c = self.index[ev.card]
             d.at.append((c, ev.seat, i))
             d.stays[c] = i
             d.last_play = i
         else:
             self._moves(i, ev, d)
+
+    def _plays_ahead(self, i: int, d: DealFacts) -> None:
+        """The plays the log shows after the deal's first, at entry ``i``, up to the next move of cards or deal.
+
+        Facts the worlds drawn while the log is read keep (``DealFacts.ahead``), before they are read.
+        """
+        for k in range(i + 1, len(self.entries)):
+            ev = self.entries[k].event
+            if isinstance(ev, Dealt | Misdealt) or self._moves_cards(ev):
+                return
+            if isinstance(ev, CardPlayed) and ev.card != HIDDEN:
+                d.ahead.append((self.index[ev.card], ev.seat, k))
 
     def _probe(self, before: State, i: int) -> None:
         """What the rules say of an action another seat took in ``before`` (a world's state just before it).

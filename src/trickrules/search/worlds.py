@@ -76,7 +76,11 @@ class WorldSampler(SeatLog):
         self._learn()
 
     def _learn(self) -> None:
-        """Read the log step by step, keeping a world that replays it so far to ask the rules in."""
+        """Read the log step by step, keeping a world that replays it so far to ask the rules in.
+
+        The worlds drawn while reading already hold the cards each seat plays later in the deal
+        (``DealFacts.ahead``), so few are drawn again when a seat plays a card.
+        """
         rng = random.Random(0x5A3)
         self._fills: dict[int, str] = {}
         self._stacks: dict[int, Stacked] = {}
@@ -134,6 +138,8 @@ class WorldSampler(SeatLog):
                     probed = True
                     nxt = None  # and draw a world that meets what they said
             state = nxt
+        for d in self.deals:
+            d.ahead.clear()  # every play is a fact read now
 
     def count(self, deal: int = -1) -> int:
         """The number of worlds of one deal (by default the last) consistent with the log."""
@@ -141,6 +147,8 @@ class WorldSampler(SeatLog):
 
     def _sample_deal(self, d: DealFacts, rng: random.Random, fills: bool = False) -> dict[int, Route]:
         try:
+            if d.ahead and d.problem()[0].count() == 0:
+                d.ahead.clear()  # a play ahead the facts read so far cannot place: drawn without them
             chosen = d.draw(rng)
         except ValueError as exc:
             raise SamplerError(f"deal {d.number}: {exc} (seat {self.seat}'s log)") from None
