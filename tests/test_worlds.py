@@ -231,3 +231,26 @@ def test_the_widow_the_declarer_sees_before_his_first_discard_stays_in_every_wor
     known = EventLog.from_state(state).for_seat(seat)
     for world in sample_worlds(known, 4, seed=70, view=view):
         assert View.from_state(world, seat) == view
+
+
+def test_the_plays_ahead_only_guide_the_reading() -> None:
+    # While the log is read, the worlds drawn hold the deal's later plays (DealFacts.ahead); once it
+    # is read they are facts of their own and `ahead` is empty. A play ahead that the facts read so
+    # far cannot place (here: one of the seat's own cards said to be another's) is dropped, not an error.
+    game = trickrules.load("hearts")
+    state = game.new_match(seed=5)
+    rng = random.Random(5)
+    while state.phase != "play" or len(state.hand(0)) > 10:
+        state = state.apply(state.seeded_outcome() if state.is_chance else rng.choice(state.legal_actions()))
+    seat = state.chooser or 0
+    sampler = WorldSampler(EventLog.from_state(state).for_seat(seat), game, View.from_state(state, seat))
+    d = sampler.deals[-1]
+    assert not d.ahead
+    plays = sum(isinstance(e.event, CardPlayed) for e in EventLog.from_state(state).entries)
+    assert len(d.stays) == plays > 0
+    own = next(game.cards.codes.index(c) for c in state.hand(seat) if c in d.own)  # dealt to the seat, still held
+    d.ahead.append((own, (seat + 1) % game.players, len(sampler.entries) - 1))
+    assert d.problem()[0].count() == 0
+    chosen = sampler._sample_deal(d, random.Random(1))
+    assert not d.ahead
+    assert chosen[own].start == seat
