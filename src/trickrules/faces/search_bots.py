@@ -322,8 +322,8 @@ class DeterminizedBot(_SearchBot):
                 continue
             action = action_of(self.game, entry.event)
             ours = state.deal.number == deal and state.phase != "play" and entry.actor != seat
-            seen = shown.event == entry.event
-            if ours and seen and self.bidder.choose(View.from_state(state, entry.actor)) != str(action):
+            seen = ours and shown.event == entry.event
+            if seen and self.bidder.choose(View.from_state(state, entry.actor)) != str(action):
                 return False
             state = state.apply(action)
         return True

@@ -115,7 +115,7 @@ class DealFacts:
     declarer: int | None = None
     #: The entry of the last card played so far (moves after it form new groups).
     last_play: int = -1
-    #: (card, seat, entry): the deal's plays the log shows later, kept to the worlds drawn while it is read.
+    #: (card, seat, entry): the deal's plays the log shows later; the worlds drawn while it is read hold them too.
     ahead: list[tuple[int, int, int]] = field(factory=list)
 
     def snapshot(self) -> tuple[frozenset[object], ...]:

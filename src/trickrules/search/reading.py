@@ -203,7 +203,7 @@ class SeatLog:
             ev = self.entries[k].event
             if isinstance(ev, Dealt | Misdealt) or self._moves_cards(ev):
                 return
-            if isinstance(ev, CardPlayed) and ev.card != HIDDEN:
+            if isinstance(ev, CardPlayed):
                 d.ahead.append((self.index[ev.card], ev.seat, k))
 
     def _probe(self, before: State, i: int) -> None:

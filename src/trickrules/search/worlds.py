@@ -147,14 +147,23 @@ class WorldSampler(SeatLog):
 
     def _sample_deal(self, d: DealFacts, rng: random.Random, fills: bool = False) -> dict[int, Route]:
         try:
-            if d.ahead and d.problem()[0].count() == 0:
-                d.ahead.clear()  # a play ahead the facts read so far cannot place: drawn without them
-            chosen = d.draw(rng)
+            chosen = self._draw(d, rng)
         except ValueError as exc:
             raise SamplerError(f"deal {d.number}: {exc} (seat {self.seat}'s log)") from None
         if fills:
             self._fill(d, chosen, rng)
         return chosen
+
+    @staticmethod
+    def _draw(d: DealFacts, rng: random.Random) -> dict[int, Route]:
+        """One world of deal ``d``; where no world holds its plays ahead too, one drawn without them."""
+        try:
+            return d.draw(rng)
+        except ValueError:
+            if not d.ahead:
+                raise
+        d.ahead.clear()  # a play ahead the facts read so far cannot place
+        return d.draw(rng)
 
     def _fill(self, d: DealFacts, chosen: dict[int, Route], rng: random.Random) -> None:
         """The hidden cards of the deal's moves, as the world has them (in a random order within a group)."""
