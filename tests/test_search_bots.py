@@ -16,10 +16,21 @@ import pytest
 
 import trickrules
 from trickrules import ArgumentError, EventLog, State, View
-from trickrules.faces.bots import make_bots
+from trickrules.faces.bots import HeuristicBot, make_bots
 from trickrules.faces.match import play_match
 from trickrules.faces.random_bot import Bot, RandomBot, decide
-from trickrules.faces.search_bots import BID_EVIDENCE, DeterminizedBot, IsmctsBot, _proxy, evident
+from trickrules.faces.search_bots import (
+    BID_EVIDENCE,
+    NATIVE_SOLVE_NODES,
+    POINTS_SOLVE_NODES,
+    PROXY_SOLVE_CARDS,
+    DeterminizedBot,
+    IsmctsBot,
+    _proxy,
+    _solving,
+    evident,
+)
+from trickrules.search.solve import solve
 from trickrules.search.worlds import sample_worlds
 from trickrules.spec.loader import bundled_names
 
@@ -311,3 +322,21 @@ def test_the_side_s_tricks_or_points_stand_for_the_payment_only_where_more_alway
     name: str, contract: str, measure: str | None
 ) -> None:
     assert _proxy(_first_play(name, contract)) == measure
+
+
+def test_a_card_point_solve_past_the_usual_bound_is_tried_again_within_a_larger() -> None:
+    game = trickrules.load("skat")
+    states: list[State] = []
+    bots = [HeuristicBot(game, 16 + seat) for seat in range(game.players)]
+    play_match(game, bots, seed=1, max_deals=1, on_step=states.append)
+    world = next(
+        s for s in states if (found := _solving(s)) is not None and found[0] == 7 and len(s.legal_actions()) > 1
+    )
+    assert _solving(world) == (7, PROXY_SOLVE_CARDS, POINTS_SOLVE_NODES, "points")
+    with pytest.raises(ArgumentError, match="passed max_nodes"):
+        solve(world, measure="points", max_nodes=NATIVE_SOLVE_NODES)  # a seven-card Skat solve past 40,000
+    exact = solve(world, measure="points")
+    assert NATIVE_SOLVE_NODES < exact.nodes <= POINTS_SOLVE_NODES
+    bot = DeterminizedBot(game, 0)
+    assert bot._solve_all((world,), None) == [tuple((text, float(value)) for text, value in exact.values)]
+    assert bot._too_many is None  # it solves on at seven cards

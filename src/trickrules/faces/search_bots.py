@@ -44,7 +44,7 @@ from trickrules.faces.random_bot import Bot
 from trickrules.records.eventlog import EventLog
 from trickrules.records.replay import action_of, first_state
 from trickrules.records.view import View
-from trickrules.search.solve import side_of, solve
+from trickrules.search.solve import Solution, side_of, solve
 from trickrules.search.worlds import WorldSampler
 
 if TYPE_CHECKING:
@@ -63,6 +63,9 @@ PROXY_SOLVE_CARDS = 7
 #: gives up solving and plays the worlds out instead, solving no more at that many cards in the deal.
 SOLVE_NODES = 5_000
 NATIVE_SOLVE_NODES = 40_000
+#: A solve for card points on the kernel that passes ``NATIVE_SOLVE_NODES`` is tried again up to this
+#: many: its values span many more steps than tricks' (Skat's seven-card solves need up to ten times as many).
+POINTS_SOLVE_NODES = 400_000
 #: The kernel's scored playouts a tree leaf is valued by, where the game has a kernel.
 LEAF_PLAYOUTS = 4
 #: With ``infer``, the determinized bot draws up to this many times its worlds, keeping first those that agree.
@@ -130,8 +133,21 @@ def _solving(world: State) -> tuple[int, int, int, str] | None:
         return most, NATIVE_SOLVE_CARDS, NATIVE_SOLVE_NODES, "score"
     proxy = _proxy(world)
     if proxy is not None and why_not_native(world, proxy) is None:
-        return most, PROXY_SOLVE_CARDS, NATIVE_SOLVE_NODES, proxy
+        return most, PROXY_SOLVE_CARDS, POINTS_SOLVE_NODES if proxy == "points" else NATIVE_SOLVE_NODES, proxy
     return most, SOLVE_CARDS, SOLVE_NODES, "score"
+
+
+def _bounded_solve(world: State, measure: str, nodes: int) -> Solution | None:
+    """``solve(world)`` within ``nodes`` positions, ``None`` past them.
+
+    A bound above ``NATIVE_SOLVE_NODES`` is tried after it, so that a small solve clears a small table.
+    """
+    for bound in (NATIVE_SOLVE_NODES, nodes) if nodes > NATIVE_SOLVE_NODES else (nodes,):
+        try:
+            return solve(world, measure=measure, max_nodes=bound)
+        except ArgumentError:
+            continue
+    return None
 
 
 def _proxy(world: State) -> str | None:
@@ -444,9 +460,8 @@ class DeterminizedBot(_SearchBot):
         for world in worlds:
             if out and deadline is not None and time.monotonic() > deadline:
                 break
-            try:
-                found = solve(world, measure=measure, max_nodes=nodes)
-            except ArgumentError:
+            found = _bounded_solve(world, measure, nodes)
+            if found is None:
                 self._too_many = (deal, most)
                 return []
             out.append(tuple((text, float(value)) for text, value in found.values))
