@@ -14,6 +14,7 @@ winner) makes the comparison fail.
 from __future__ import annotations
 
 import warnings
+import weakref
 from typing import Any
 
 import pytest
@@ -71,6 +72,28 @@ def test_every_bundled_game_agrees_deal_for_deal(name: str) -> None:
 def test_the_engine_only_games_are_refused_by_the_kernel(name: str) -> None:
     with pytest.raises(Unsupported, match="registered mechanism"):
         kernel_for(trickrules.load(name))
+
+
+def test_asking_again_for_a_kernel_the_game_has_not_keeps_nothing_of_the_earlier_asking() -> None:
+    """Each refusal is a fresh exception: one raised again would chain every asker's frame to its traceback."""
+    game = trickrules.load("skat")
+
+    class Held:
+        pass
+
+    def ask(held: Held) -> str:
+        try:
+            kernel_for(game)
+        except Unsupported as error:
+            return str(error)
+        raise AssertionError("skat has a kernel")
+
+    held = Held()
+    gone = weakref.ref(held)
+    first = ask(held)
+    del held
+    assert ask(Held()) == first
+    assert gone() is None  # the first asker's frame, and what it held, is freed
 
 
 @pytest.mark.parametrize(("name", "options"), _options(), ids=lambda x: x if isinstance(x, str) else repr(x))

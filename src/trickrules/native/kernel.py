@@ -76,7 +76,9 @@ class Played:
     records: Array
 
 
-_KERNELS: dict[str, Kernel | Unsupported] = {}
+#: Per game's fingerprint, its kernel or why the kernel does not cover it (a message, not the exception:
+#: raising one exception object again and again would chain every raise's frames to its traceback).
+_KERNELS: dict[str, Kernel | str] = {}
 
 
 def _bidding(game: Game, b: T.Builder) -> None:
@@ -163,10 +165,10 @@ def kernel_for(game: Game) -> Kernel:
         try:
             found = _export(game)
         except Unsupported as error:
-            found = error
+            found = str(error)
         _KERNELS[key] = found
-    if isinstance(found, Unsupported):
-        raise found
+    if isinstance(found, str):
+        raise Unsupported(found)
     return found
 
 
