@@ -66,8 +66,8 @@ def duplicate(
     budget_ms: float | None = None,
     skip: int = 0,
     keep: Callable[[int, list[float]], None] | None = None,
-) -> tuple[float, float, float, float, float]:
-    """Mean result of A against B and its 95% half-width, A's share and its half-width, and the seconds taken.
+) -> tuple[float, float, float, float, float, float, float]:
+    """:func:`summary` of A's results against B over the deals, and the seconds taken.
 
     Deals ``skip`` to ``deals - 1`` are played; ``keep(seed, pair)`` is told each deal's two results.
     """
@@ -92,15 +92,25 @@ def duplicate(
     return (*summary(results), time.monotonic() - start)
 
 
-def summary(results: Sequence[float]) -> tuple[float, float, float, float]:
-    """The deals' mean result and its 95% half-width, A's share of the deals and its half-width."""
+def summary(results: Sequence[float]) -> tuple[float, float, float, float, float, float]:
+    """The deals' mean result, A's share of the points and A's share of the deals, each with its 95% half-width.
+
+    A's share of the points is what A's results came out ahead by, over the deals A came out ahead in,
+    divided by how far apart the two bots' results were over all deals: of the points by which the two
+    bots' results differ, the share that went A's way (above 1/2 exactly when the mean result is above 0).
+    Its interval is the ratio's, by the delta method.
+    """
     count = len(results)
     wins = [1.0 if r > 0 else 0.5 if r == 0 else 0.0 for r in results]
     mean = statistics.fmean(results)
     half = 1.96 * statistics.stdev(results) / math.sqrt(count) if count > 1 else math.inf
+    apart = statistics.fmean(abs(r) for r in results)
+    points = 0.5 + mean / (2 * apart) if apart else 0.5
+    residuals = [max(r, 0.0) - points * abs(r) for r in results]
+    points_half = 1.96 * statistics.stdev(residuals) / (apart * math.sqrt(count)) if count > 1 and apart else math.inf
     share = statistics.fmean(wins)
     share_half = 1.96 * statistics.stdev(wins) / math.sqrt(count) if count > 1 else math.inf
-    return mean, half, share, share_half
+    return mean, half, points, points_half, share, share_half
 
 
 def _commit() -> str:
@@ -141,12 +151,12 @@ def report(paths: Sequence[str], alike: Sequence[str] = ()) -> None:
             except (ValueError, KeyError, TypeError) as error:
                 raise SystemExit(f"{path}:{number}: not a deal's record ({error})") from None
     head = f"{'game':<22} {'A':<15} {'B':<10} {'budget':<12} {'commit':<16} {'deals':>5}"
-    print(f"{head} {'A - B a seat':>18} {'A share':>16}")
+    print(f"{head} {'A - B a seat':>18} {'A points share':>16} {'A deals share':>16}")
     for (game, a, b, budget, commit), deals in sorted(runs.items()):
-        mean, half, share, share_half = summary(list(deals.values()))
+        mean, half, points, points_half, share, share_half = summary(list(deals.values()))
         print(
             f"{game:<22} {a:<15} {b:<10} {budget:<12} {commit:<16} {len(deals):>5} "
-            f"{mean:>9.2f} ± {half:<6.2f} {share:>7.3f} ± {share_half:<5.3f}"
+            f"{mean:>9.2f} ± {half:<6.2f} {points:>7.3f} ± {points_half:<5.3f} {share:>7.3f} ± {share_half:<5.3f}"
         )
 
 
@@ -172,7 +182,7 @@ def main() -> None:
     budget = f"{args.budget_ms:g} ms" if args.budget_ms else f"{args.playouts} playouts"
     commit = _commit()
     print(f"{args.a} against {args.b}, deals {args.skip}-{args.deals - 1}, {budget} a decision, {commit}", flush=True)
-    print(f"{'game':<30} {'A - B a seat':>18} {'A share':>16} {'seconds':>8}")
+    print(f"{'game':<30} {'A - B a seat':>18} {'A points share':>16} {'A deals share':>16} {'seconds':>8}")
     for name in args.games:
 
         def keep(seed: int, pair: list[float], name: str = name) -> None:
@@ -181,10 +191,11 @@ def main() -> None:
                 with open(args.record, "a") as out:
                     out.write(json.dumps({**row, "seed": seed, "pair": pair}) + "\n")
 
-        mean, half, share, share_half, seconds = duplicate(
+        mean, half, points, points_half, share, share_half, seconds = duplicate(
             name, args.a, args.b, args.deals, args.playouts, args.budget_ms, args.skip, keep
         )
-        line = f"{name:<30} {mean:>9.2f} ± {half:<6.2f} {share:>7.3f} ± {share_half:<5.3f} {seconds:>8.0f}"
+        line = f"{name:<30} {mean:>9.2f} ± {half:<6.2f} {points:>7.3f} ± {points_half:<5.3f} "
+        line += f"{share:>7.3f} ± {share_half:<5.3f} {seconds:>8.0f}"
         print(line, flush=True)
 
 
