@@ -3,16 +3,12 @@
 Each sampled world, seen from the seat, gives back the seat's view and its
 per-seat log (every bundled game, random positions); the forbidden sets the
 sampler derives from the engine's legality are exact for the engine's
-duties; on small positions the sampler's count equals a brute force
-enumeration of the worlds (every assignment of the hidden cards, each kept
-if the seat's log replays through the engine) and its frequencies match it
-(a chi-square test at a fixed seed).
+duties. The count and the frequencies against a brute force enumeration
+are in ``test_worlds_enumeration.py``.
 """
 
 from __future__ import annotations
 
-import itertools
-import math
 import random
 from collections import Counter
 
@@ -22,11 +18,10 @@ from hypothesis import given, settings
 
 import trickrules
 from strategies import GAMES, POSITIONS, played_to, scaled, short_game
-from trickrules import EventLog, Game, State, View
-from trickrules.engine.events import CardPlayed, Dealt, records_action
+from trickrules import EventLog, State, View
+from trickrules.engine.events import CardPlayed
 from trickrules.engine.phases.play import play_mask
 from trickrules.errors import ArgumentError
-from trickrules.records.replay import action_of
 from trickrules.search.probes import forbidden
 from trickrules.search.worlds import WorldSampler, sample_worlds, weighted_worlds
 
@@ -146,78 +141,6 @@ def test_forbidden_sets_are_exact_for_the_engines_duties() -> None:
                     assert bool(legal >> c & 1) == (not any(hand >> x & 1 for x in barred)), (name, seed, c)
                     checked += 1
     assert checked > 200
-
-
-# -- the counting and the sampling against a brute force ---------------------------------------
-
-
-def _late(game: Game, seed: int) -> State:
-    """A position of the first deal with three cards or fewer in each hand, at the start of a trick."""
-    rng = random.Random(seed)
-    state = game.new_match(seed=seed)
-    while not (state.phase == "play" and not state.trick and max(bin(h).count("1") for h in state.hands) <= 3):
-        state = state.apply(rng.choice(state.legal_actions()))
-    assert state.deal.number == 0
-    return state
-
-
-def _enumerate(known: EventLog, game: Game, truth: State) -> set[tuple[int, ...]]:
-    """Every world by brute force: each deal of the unseen cards, kept if the seat's log replays through it."""
-    seat = known.header.seat
-    assert seat is not None
-    played_by = {e.event.card: e.event.seat for e in known.entries if isinstance(e.event, CardPlayed)}
-    codes = game.cards.codes
-    dealt = next(e.event for e in known.entries if isinstance(e.event, Dealt))
-    unseen = [c for c in range(len(codes)) if not truth.hands[seat] >> c & 1 and codes[c] not in played_by]
-    sizes = [bin(h).count("1") for h in truth.hands]
-    others = [s for s in range(game.players) if s != seat]
-    found = set()
-    for places in set(itertools.permutations([s for s in others for _ in range(sizes[s])])):
-        hands = [0] * game.players
-        hands[seat] = truth.hands[seat]
-        for c, s in zip(unseen, places, strict=True):
-            hands[s] |= 1 << c
-        deal = []
-        for s in range(game.players):
-            cards = {codes[c] for c in range(len(codes)) if hands[s] >> c & 1}
-            cards |= {k for k, v in played_by.items() if v == s}
-            deal.append(tuple(dealt.hands[s]) if s == seat else tuple(sorted(cards, key=codes.index)))
-        try:
-            state = game.new_match(seed=99, dealer=dealt.dealer, hands=deal, turned=dealt.turned or None)
-            for e in known.entries:
-                if isinstance(e.actor, int) and records_action(e.event.TAG):
-                    state = state.apply(action_of(game, e.event))
-        except (ArgumentError, trickrules.IllegalActionError):  # not a deal of this game, or a card not legal
-            continue
-        if EventLog.from_state(state).for_seat(seat).entries == known.entries:
-            found.add(tuple(hands))
-    return found
-
-
-def _chi2_critical(df: int, z: float = 3.719) -> float:
-    """The chi-square value exceeded with probability 1e-4 (``z`` its normal quantile; Wilson-Hilferty)."""
-    return df * (1 - 2 / (9 * df) + z * math.sqrt(2 / (9 * df))) ** 3
-
-
-@pytest.mark.parametrize(("name", "seed"), [("whist", 11), ("spades", 6), ("manille", 2), ("bridge", 3)])
-def test_frequencies_match_an_exhaustive_enumeration(name: str, seed: int) -> None:
-    game = trickrules.load(name)
-    state = _late(game, seed)
-    seat = state.to_move
-    assert seat is not None
-    known = EventLog.from_state(state).for_seat(seat)
-    exact = _enumerate(known, game, state)
-    sampler = WorldSampler(known, game)
-    assert sampler.count() == len(exact) > 1  # the counting agrees with the brute force
-    per = 40
-    drawn = Counter(w.hands for w in sampler.sample(per * len(exact), random.Random(seed)))
-    assert set(drawn) == exact
-    chi2 = sum((drawn[h] - per) ** 2 / per for h in exact)
-    assert chi2 < _chi2_critical(len(exact) - 1), (chi2, len(exact))
-    # The test can fail: the same draws with one world's share moved to another are far off.
-    skewed = Counter(drawn)
-    skewed[max(exact, key=lambda h: drawn[h])] += 2 * per  # one world drawn three times as often
-    assert sum((skewed[h] - per) ** 2 / per for h in exact) > _chi2_critical(len(exact) - 1)
 
 
 def test_the_widow_the_declarer_sees_before_his_first_discard_stays_in_every_world() -> None:
