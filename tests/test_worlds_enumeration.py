@@ -79,7 +79,7 @@ def _saw_every_move(known: EventLog) -> bool:
 
 
 def _brute_force(known: EventLog, game: Game, truth: State) -> set[tuple[int, ...]]:
-    """Every world, as its hands now: each placing of the cards the log does not name, kept if the log replays.
+    """Every world, as its hands now: each placing of the cards the log does not place, kept if the log replays.
 
     For a seat that saw every card move (:func:`_saw_every_move`): a seat's hand as dealt is then the cards it
     holds and played, with the cards it moved away and without those it took in.
@@ -94,8 +94,10 @@ def _brute_force(known: EventLog, game: Game, truth: State) -> set[tuple[int, ..
     moved_out: dict[int, set[str]] = {s: set() for s in range(game.players)}
     moved_in: dict[int, set[str]] = {s: set() for s in range(game.players)}
     ended: dict[int, set[str]] = {s: set() for s in range(game.players)}
-    shown: dict[int, set[str]] = {s: set() for s in range(game.players)}  # an exposed hand's cards
-    placed = set(dealt.hands[seat])  # cards whose place the seat knows (a turned card may be in a hand)
+    shown: dict[int, set[str]] = {s: set() for s in range(game.players)}  # cards the seat knows a hand holds
+    # Cards whose place the seat knows. A turned card is not among them: it may be in a hand (the dealer's) or
+    # not, and the replay tells.
+    placed = set(dealt.hands[seat])
     talon: tuple[str, ...] = ()  # a talon laid out face up, in its order
     for e in known.entries[first + 1 :]:
         ev = e.event
