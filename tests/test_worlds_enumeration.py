@@ -19,6 +19,7 @@ import itertools
 import math
 import random
 from collections import Counter
+from collections.abc import Callable
 from typing import cast
 
 import attrs
@@ -28,6 +29,7 @@ import trickrules
 from strategies import GAMES, Policy
 from trickrules import EventLog, Game, State
 from trickrules.engine.events import (
+    HIDDEN,
     CardGiven,
     CardPassed,
     CardPlayed,
@@ -60,7 +62,7 @@ _IN = (TurnedTaken, WidowTaken, SetTaken)
 def _hidden(value: object) -> bool:
     """Whether an event hides a card (``?``) in any of its fields."""
     if isinstance(value, str):
-        return value == "?"
+        return value == HIDDEN
     if isinstance(value, tuple):
         return any(_hidden(v) for v in value)
     if not attrs.has(type(value)):
@@ -125,12 +127,12 @@ def _brute_force(known: EventLog, game: Game, truth: State) -> set[tuple[int, ..
         shown[s] = (shown[s] | moved_in[s]) - ended[s] - moved_out[s]
     unseen = [c for c in codes if c not in placed]
     sizes = {s: bin(truth.hands[s]).count("1") - len(shown[s]) for s in others}
+    replay = _replayer(known, truth, game, talon)
     found = set()
 
     def place(k: int, left: tuple[str, ...], chosen: dict[int, tuple[str, ...]]) -> None:
         if k == len(others):
-            deal = _dealt(game, dealt, seat, chosen, ended, moved_in, moved_out)
-            found.update(_replayed(known, truth, game, deal, talon))
+            found.update(replay(_dealt(game, dealt, seat, chosen, ended, moved_in, moved_out)))
             return
         s = others[k]
         for cards in itertools.combinations(left, sizes[s]):
@@ -161,10 +163,10 @@ def _dealt(
     return deal
 
 
-def _replayed(
-    known: EventLog, truth: State, game: Game, deal: list[tuple[str, ...]], talon: tuple[str, ...]
-) -> set[tuple[int, ...]]:
-    """The world of the deal in play dealt as ``deal``, where the seat's log replays through it (else nothing).
+def _replayer(
+    known: EventLog, truth: State, game: Game, talon: tuple[str, ...]
+) -> Callable[[list[tuple[str, ...]]], set[tuple[int, ...]]]:
+    """Given the deal in play as dealt: its world (its hands now) where the seat's log replays through it, else none.
 
     The earlier deals are the truth's, their actions the truth's (one world of theirs: the deal in play's
     worlds do not depend on which).
@@ -176,22 +178,29 @@ def _replayed(
     full = EventLog.from_state(truth).entries
     dealt = known.entries[first].event
     assert isinstance(dealt, Dealt)
-    stacks = {e.event.deal: Stacked(e.event.hands, e.event.turned) for e in full[:first] if isinstance(e.event, Dealt)}
+    earlier = {e.event.deal: Stacked(e.event.hands, e.event.turned) for e in full[:first] if isinstance(e.event, Dealt)}
     draws: tuple[tuple[str, int], ...] = ()
     if talon:  # the talon's order as laid out (its cards in deck order, arranged)
         index = {c: i for i, c in enumerate(codes)}
         draws = ((ARRANGE, arrangement_index(tuple(sorted(index[c] for c in talon)), tuple(index[c] for c in talon))),)
-    stacks[dealt.deal] = Stacked(tuple(deal), dealt.turned, draws)
     opening = next(e.event for e in full if isinstance(e.event, Dealt))
-    try:
-        state = game.new_match(seed=99, dealer=opening.dealer, deals=stacks)
-        for i, e in enumerate(known.entries):
-            ev = full[i].event if i < first else e.event
-            if isinstance(e.actor, int) and records_action(ev.TAG):
-                state = state.apply(action_of(game, ev))
-    except (ArgumentError, trickrules.IllegalActionError):  # not a deal of this game, or an action not legal
-        return set()
-    return {tuple(state.hands)} if EventLog.from_state(state).for_seat(seat).entries == known.entries else set()
+    actions = [
+        action_of(game, ev)
+        for i, e in enumerate(known.entries)
+        if isinstance(e.actor, int) and records_action((ev := full[i].event if i < first else e.event).TAG)
+    ]
+
+    def replay(deal: list[tuple[str, ...]]) -> set[tuple[int, ...]]:
+        stacks = {**earlier, dealt.deal: Stacked(tuple(deal), dealt.turned, draws)}
+        try:
+            state = game.new_match(seed=99, dealer=opening.dealer, deals=stacks)
+            for action in actions:
+                state = state.apply(action)
+        except (ArgumentError, trickrules.IllegalActionError):  # not a deal of this game, or an action not legal
+            return set()
+        return {tuple(state.hands)} if EventLog.from_state(state).for_seat(seat).entries == known.entries else set()
+
+    return replay
 
 
 def _small_position(game: Game) -> tuple[EventLog, State]:

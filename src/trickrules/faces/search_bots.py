@@ -64,7 +64,7 @@ PROXY_SOLVE_CARDS = 7
 SOLVE_NODES = 5_000
 NATIVE_SOLVE_NODES = 40_000
 #: A solve for card points on the kernel that passes ``NATIVE_SOLVE_NODES`` is tried again up to this
-#: many: its values span many more steps than tricks' (10 of 16 seven-card Skat solves passed 40,000, none 213,000).
+#: many: its values span many more steps than tricks' (10 of 16 seven-card Skat solves passed 40,000, the most 213,000).
 POINTS_SOLVE_NODES = 400_000
 #: The kernel's scored playouts a tree leaf is valued by, where the game has a kernel.
 LEAF_PLAYOUTS = 4
