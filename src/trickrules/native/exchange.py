@@ -22,7 +22,7 @@ from trickrules.engine.values import Phase
 from trickrules.native import layout as L
 from trickrules.native import tables as T
 from trickrules.native.jit import native
-from trickrules.native.mt import choose
+from trickrules.native.mt import OFFER_GIVE, choose_among
 
 __all__ = [
     "MAX_EXCHANGE",
@@ -96,11 +96,12 @@ def run(tb: npt.NDArray[np.int64], st: npt.NDArray[np.int64], mt: npt.NDArray[np
         giving = st[X_GIVEN_N] < count
         seat = declarer if giving else partner
         hand = st[L.HANDS + seat]
+        st[L.TO_MOVE] = seat
         if returns_called and not giving and called >= 0 and (hand >> called) & 1:
             card = called
-            choose(mt, 1)
+            choose_among(mt, 1, OFFER_GIVE, 1 << called)
         else:
-            k = choose(mt, _count(hand, cards))
+            k = choose_among(mt, _count(hand, cards), OFFER_GIVE, hand)
             card = _nth(hand, k, cards)
         st[L.ACTIONS] += 1
         st[L.HANDS + seat] = hand & ~(1 << card)

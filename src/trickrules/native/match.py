@@ -36,7 +36,22 @@ from trickrules.native.scoring_tables import B_ERROR, B_WINNERS, E_THROWN
 from trickrules.native.tricks_bid import run as run_tricks_bid
 from trickrules.native.trump import run as run_trump
 
-__all__ = ["HK_DECLARE", "HK_DECLARER_LEADS", "HK_STARTS", "play_chunk", "play_match"]
+__all__ = [
+    "FAILED",
+    "HK_DECLARE",
+    "HK_DECLARER_LEADS",
+    "HK_STARTS",
+    "PASSED_OUT",
+    "PLAY_ON",
+    "REDEALT",
+    "begin_deal",
+    "phases",
+    "phases_over",
+    "play_chunk",
+    "play_match",
+    "play_rest",
+    "start_play",
+]
 
 Array = npt.NDArray[np.int64]
 
@@ -86,28 +101,69 @@ def _phase(tb: Array, st: Array, mt: Array, code: int) -> None:
         announce.run(tb, st, mt)
 
 
+#: What :func:`phases_over` finds: the play follows; the deal is dealt again; it was passed out; the
+#: match is the engine's to play (a seat with no legal action, or thrown in too often).
+PLAY_ON = 0
+REDEALT = 1
+PASSED_OUT = 2
+FAILED = 3
+
+
 @native
-def _phases(tb: Array, st: Array, mt: Array) -> None:
+def begin_deal(tb: Array, st: Array, ahead: Array) -> None:
+    """Deal the next deal (``ahead``: the next shuffle's generator); the mechanisms' records afresh; the ante."""
+    starts = tb[HK_STARTS]
+    deal(tb, st, ahead)
+    st[L.MECH_DEAL : L.MECH_SCORING] = 0  # the mechanisms' records start afresh each deal
+    if (starts >> CALL) & 1:
+        call.start(tb, st)
+    if (starts >> EXCHANGE) & 1:
+        exchange.start(tb, st)
+    if (starts >> ANNOUNCE) & 1:
+        announce.start(tb, st)
+    scoring.ante(tb, st)
+
+
+@native
+def phases_over(st: Array) -> int:
+    """After the deal's phases: what follows (``PLAY_ON`` ...), a throw-in counted as the engine counts them."""
+    if st[B_ERROR]:
+        return FAILED
+    if st[L.REDEAL]:  # thrown in, as the engine's deal.thrown_in counts them
+        st[L.THROWN] += 1
+        if st[L.THROWN] >= MAX_THROWN:
+            st[B_ERROR] = E_THROWN
+            return FAILED
+    else:
+        st[L.THROWN] = 0
+    if st[L.REDEAL] == 1:
+        return REDEALT
+    if st[L.REDEAL] == 2:
+        return PASSED_OUT
+    return PLAY_ON
+
+
+@native
+def phases(tb: Array, st: Array, mt: Array) -> None:
     """The deal's phases before the play: the first one due takes the move, until none is (or a redeal)."""
-    phases = tb[T.O_PHASES]
+    codes = tb[T.O_PHASES]
     i = 0
     while i < tb[T.H_PHASES]:
         taken = st[L.ACTIONS]
-        _phase(tb, st, mt, tb[phases + i])
+        _phase(tb, st, mt, tb[codes + i])
         if st[L.REDEAL] or st[B_ERROR]:
             return
         i = 0 if st[L.ACTIONS] != taken else i + 1
 
 
 @native
-def _play(tb: Array, st: Array, mt: Array) -> None:
-    """The deal's tricks by random choice, from its first lead, with what the mechanisms do around them."""
+def start_play(tb: Array, st: Array) -> None:
+    """The deal's first lead: its leader to move."""
     contract = st[L.CONTRACT]
     leads = contract >= 0 and tb[tb[HK_DECLARER_LEADS] + contract] != 0
     leader = first_leader(tb, st, leads)
     st[L.LEADER] = leader
     st[L.TO_MOVE] = leader
-    play_rest(tb, st, mt)
 
 
 @native
@@ -147,37 +203,23 @@ def play_match(tb: Array, st: Array, mt: Array, agg: Array, rec: Array, max_deal
     whole, as many as it has rows.
     """
     n = tb[T.H_PLAYERS]
-    starts = tb[HK_STARTS]
     done = 0
     ahead = np.empty(MT_SIZE, dtype=np.int64)
     while st[L.OVER] == 0 and done < max_deals:
-        deal(tb, st, ahead)
-        st[L.MECH_DEAL : L.MECH_SCORING] = 0  # the mechanisms' records start afresh each deal
-        if (starts >> CALL) & 1:
-            call.start(tb, st)
-        if (starts >> EXCHANGE) & 1:
-            exchange.start(tb, st)
-        if (starts >> ANNOUNCE) & 1:
-            announce.start(tb, st)
-        scoring.ante(tb, st)
-        _phases(tb, st, mt)
-        if st[B_ERROR]:
+        begin_deal(tb, st, ahead)
+        phases(tb, st, mt)
+        after = phases_over(st)
+        if after == FAILED:
             break  # a seat with no legal action: the match is the engine's to play (and to refuse)
-        if st[L.REDEAL]:  # thrown in, as the engine's deal.thrown_in counts them
-            st[L.THROWN] += 1
-            if st[L.THROWN] >= MAX_THROWN:
-                st[B_ERROR] = E_THROWN
-                break
-        else:
-            st[L.THROWN] = 0
-        if st[L.REDEAL] == 1:
+        if after == REDEALT:
             continue
         number = st[L.NUMBER]
         dealer = st[L.DEALER]
-        if st[L.REDEAL] == 2:
+        if after == PASSED_OUT:
             scoring.passed_out(tb, st)
         else:
-            _play(tb, st, mt)
+            start_play(tb, st)
+            play_rest(tb, st, mt)
             scoring.score(tb, st)
         if st[B_ERROR]:
             break  # a formula failed where the engine raises: the match is the engine's to play

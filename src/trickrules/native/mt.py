@@ -7,6 +7,15 @@ words of ``n``); :func:`random` is ``Random.random()`` (53 bits from two
 words). :func:`deal_seed` seeds it for a deal's shuffle, as
 :func:`trickrules.engine.rng.shuffled` does, from the match seed's words
 (``mix``, a SplitMix64 step, computed on unsigned 64-bit words).
+
+A generator can also play a script (:mod:`trickrules.native.step`, which
+steps a match one decision at a time): where its index word is
+:data:`SCRIPTED` or more, :func:`word` hands out the words written below
+the index as they are, and once they are spent the next :func:`choose`
+raises :class:`Decision`, leaving the number of its options (and, through
+:func:`choose_among`, what they are) in the first words. A generator seeded
+as above never reaches that branch but once in 624 words, to draw its next
+block.
 """
 
 from __future__ import annotations
@@ -20,19 +29,45 @@ from trickrules.native.jit import native, native_alloc
 
 __all__ = [
     "MT_SIZE",
+    "OFFER_GIVE",
+    "OFFER_NONE",
+    "OFFER_PLAY",
+    "SCRIPTED",
+    "SPENT",
+    "Decision",
     "choose",
+    "choose_among",
     "deal_random",
     "deal_seed",
     "deal_shuffle_ahead",
     "deal_shuffle_and_random",
     "from_random",
     "random",
+    "script",
     "seed_two",
     "seed_words",
     "word",
 ]
 
 MT_SIZE = 625
+#: An index word at least this plays a script: the word at ``index - SCRIPTED``, untempered.
+SCRIPTED = 1 << 20
+#: The index word once the script is spent: the next choice is a :class:`Decision`.
+SPENT = SCRIPTED + 624
+#: Where a :class:`Decision` leaves the number of options, what they are (``OFFER_*``) and their codes' bits.
+D_COUNT = 0
+D_KIND = 1
+D_BITS = 2
+#: What a choice's options are, for a stepper to name them: unknown here; the cards of ``bits`` to play,
+#: or to give (each in deck order).
+OFFER_NONE = 0
+OFFER_PLAY = 1
+OFFER_GIVE = 2
+OFFERS = 3
+
+
+class Decision(Exception):
+    """A scripted generator's script is spent: the choice it was asked for is the stepper's to hand back."""
 
 
 def _initial() -> npt.NDArray[np.int64]:
@@ -136,8 +171,11 @@ def seed_two(
 
 @native
 def word(mt: npt.NDArray[np.int64]) -> int:
-    """The generator's next 32-bit word (``genrand_uint32``)."""
+    """The generator's next 32-bit word (``genrand_uint32``), or a script's next word."""
     if mt[624] >= 624:
+        if mt[624] >= SCRIPTED:
+            mt[624] += 1
+            return int(mt[mt[624] - 1 - SCRIPTED])
         for i in range(624):
             y = (mt[i] & 0x80000000) | (mt[(i + 1) % 624] & 0x7FFFFFFF)
             mt[i] = mt[(i + 397) % 624] ^ (y >> 1) ^ (0x9908B0DF if y & 1 else 0)
@@ -161,7 +199,40 @@ def random(mt: npt.NDArray[np.int64]) -> float:
 @native
 def choose(mt: npt.NDArray[np.int64], count: int) -> int:
     """The random bot's choice among ``count`` actions: ``int(random() * count)`` (one draw, even for one action)."""
+    if mt[624] == SPENT:
+        _decision(mt, count, OFFER_NONE, 0)
     return int(random(mt) * count)
+
+
+@native
+def choose_among(mt: npt.NDArray[np.int64], count: int, kind: int, bits: int) -> int:
+    """:func:`choose`, where the options are the codes of ``bits`` in order, of the kind ``kind`` (``OFFER_*``)."""
+    if mt[624] == SPENT:
+        _decision(mt, count, kind, bits)
+    return int(random(mt) * count)
+
+
+@native
+def _decision(mt: npt.NDArray[np.int64], count: int, kind: int, bits: int) -> None:
+    """Leave the choice's options in the first words and raise :class:`Decision`."""
+    mt[D_COUNT] = count
+    mt[D_KIND] = kind
+    mt[D_BITS] = bits
+    raise Decision()
+
+
+@native
+def script(mt: npt.NDArray[np.int64], choices: npt.NDArray[np.int64], n: int) -> None:
+    """Make ``mt`` play the ``n`` choices of ``choices`` (pairs: the option taken, of how many), then stop.
+
+    Each choice is the two words :func:`random` turns into the middle of the option's share of [0, 1).
+    """
+    base = 624 - 2 * n
+    for j in range(n):
+        v = int((choices[2 * j] + 0.5) / choices[2 * j + 1] * 9007199254740992.0)
+        mt[base + 2 * j] = (v >> 26) << 5
+        mt[base + 2 * j + 1] = (v & 0x3FFFFFF) << 6
+    mt[624] = SCRIPTED + base
 
 
 @native

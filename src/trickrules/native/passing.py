@@ -33,7 +33,7 @@ from trickrules.engine.values import Phase
 from trickrules.native import layout as L
 from trickrules.native import tables as T
 from trickrules.native.jit import native
-from trickrules.native.mt import choose, deal_random
+from trickrules.native.mt import OFFER_GIVE, choose_among, deal_random
 from trickrules.native.tables import Builder, Unsupported
 
 __all__ = ["P_DEAL", "P_DONE", "P_OFFSET", "P_PASSED", "export", "offset", "part_to_arrays", "run"]
@@ -151,7 +151,7 @@ def run(tb: npt.NDArray[np.int64], st: npt.NDArray[np.int64], mt: npt.NDArray[np
         while _count(st[P_PASSED + seat], size) < cards:
             st[L.TO_MOVE] = seat
             hand = st[L.HANDS + seat]
-            k = choose(mt, _count(hand, size))
+            k = choose_among(mt, _count(hand, size), OFFER_GIVE, hand)
             st[L.ACTIONS] += 1
             bit = np.int64(1) << _nth(hand, size, k)
             st[L.HANDS + seat] = hand & ~bit

@@ -16,7 +16,7 @@ import numpy.typing as npt
 from trickrules.native import layout as L
 from trickrules.native import tables as T
 from trickrules.native.jit import native
-from trickrules.native.mt import choose
+from trickrules.native.mt import OFFER_PLAY, choose_among
 
 __all__ = [
     "count_cards",
@@ -319,6 +319,7 @@ def play_card(tb: Array, st: Array, seat: int, card: int) -> bool:
 def random_card(tb: Array, st: Array, mt: Array) -> int:
     """The random bot's card for the seat to move: the ``choose``-th of its legal cards in deck order."""
     legal = legal_cards(tb, st, st[L.TO_MOVE])
+    k = choose_among(mt, count_cards(legal), OFFER_PLAY, legal)
     st[L.ACTIONS] += 1
-    return nth_card(legal, choose(mt, count_cards(legal)))
+    return nth_card(legal, k)
 
