@@ -18,6 +18,13 @@ each deal's end: each seat's change of score. The episode is the match
 reset's seed. ``render_mode="ansi"`` gives the printout of the table as the
 seat to move sees it, ``"svg"`` the picture of the whole table.
 
+Where the native kernel covers the game, the environment steps on it
+(:class:`~trickrules.native.step.Stepper`): the mask and the rewards come
+from the kernel, and :attr:`TrickTakingEnv.state` (the engine's state, which
+the observation tensor and the pictures read) is replayed from the actions
+only when asked for. Elsewhere, and from a position the kernel hands back,
+the engine steps it. Both give the same matches, decision for decision.
+
 :func:`single_agent_env` gives one seat's Gymnasium environment, the other
 seats played by bots. Needs the ``pettingzoo`` extra.
 """
@@ -42,6 +49,8 @@ from trickrules.faces.bots import make_bots
 from trickrules.faces.random_bot import Bot, decide
 from trickrules.faces.table import describe_view
 from trickrules.faces.tensors import observation_layout, observation_tensor
+from trickrules.native.kernel import Unsupported
+from trickrules.native.step import DEAL_END, FAILED_HERE, ILLEGAL, OVER, UNNAMED, Stepper, advance
 from trickrules.records.view import View
 
 __all__ = ["TrickTakingEnv", "env", "single_agent_env"]
@@ -82,7 +91,7 @@ class TrickTakingEnv(AECEnv):  # type: ignore[misc]
         "is_parallelizable": False,
     }
 
-    def __init__(self, game: Game, render_mode: str | None = None, episode: str = "match") -> None:
+    def __init__(self, game: Game, render_mode: str | None = None, episode: str = "match", kernel: bool = True) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ArgumentError(f"render_mode must be one of ansi, svg or None, found {render_mode!r}.")
@@ -103,7 +112,39 @@ class TrickTakingEnv(AECEnv):  # type: ignore[misc]
         )
         self.observation_spaces = dict.fromkeys(self.possible_agents, space)
         self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
-        self.state: State | None = None
+        self._stepper: Stepper | None = None
+        if kernel:
+            try:
+                self._stepper = Stepper(game)
+            except Unsupported:
+                self._stepper = None
+        self._first_dealer = game.new_match(seed=0).deal.dealer
+        self._ready = False
+        self._live: npt.NDArray[np.int64] | None = None
+        self._rewarded = False
+        self._agents = tuple(self.possible_agents)
+        self._deal_number = 0
+        self._seed = 0
+        self._state: State | None = None
+        #: The action ids the match has taken, and how many of them ``_state`` has applied.
+        self._history: list[int] = []
+        self._applied = 0
+        self._scores: list[int] = []
+
+    @property
+    def state(self) -> State | None:
+        """The match as the engine holds it (``None`` before the first reset)."""
+        if self._ready and (self._state is None or self._applied < len(self._history)):
+            state = self._state
+            if state is None:
+                state = _settle(self.game.new_match(seed=self._seed))
+                self._applied = 0
+            action_of = self.game.action_of
+            for a in self._history[self._applied :]:
+                state = _settle(state.apply(action_of(a)))
+            self._state = state
+            self._applied = len(self._history)
+        return self._state
 
     def observation_space(self, agent: str) -> spaces.Dict:
         """Every seat's observation: the tensor and the mask of legal action ids."""
@@ -117,17 +158,38 @@ class TrickTakingEnv(AECEnv):  # type: ignore[misc]
         """A new match, dealt from ``seed`` (a random one where ``None``)."""
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)
-        self.state = _settle(self.game.new_match(seed=seed))
+        if type(seed) is not int or not 0 <= seed < 2**128:
+            raise ArgumentError(f"seed must be an integer from 0 to 2**128 - 1, found {seed!r}.")
+        self._seed = seed
+        self._ready = True
+        self._history = []
+        self._applied = 0
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self.agent_selection = self.possible_agents[_deciding(self.state)]
+        stepper = self._stepper
+        self._live = None
+        self._rewarded = True  # (rewards were just set to 0: clearing them again costs nothing)
+        if stepper is not None:
+            self._state = None
+            self._scores = []
+            code = stepper.reset(seed, self._first_dealer)
+            if code >= 0 or code == DEAL_END:  # the match's first stop: a decision (or a deal passed out)
+                self._live = stepper.wk
+                self._scores = stepper.scores()
+                self._deal_number = stepper.deal_number()
+                self._kernel_stop(code)
+                return
+        self._state = _settle(self.game.new_match(seed=seed))
+        self.agent_selection = self.possible_agents[_deciding(self._state)]
 
     def mask(self) -> npt.NDArray[np.int8]:
         """The legal action ids of the agent selected, as a mask."""
+        if self._live is not None and self._stepper is not None:
+            return self._stepper.mask.copy()
         out = np.zeros(self.game.num_distinct_actions, dtype=np.int8)
         if self.state is not None and not self.state.is_terminal:
             action_id = self.game.action_id
@@ -143,36 +205,101 @@ class TrickTakingEnv(AECEnv):  # type: ignore[misc]
         return {"observation": observation_tensor(state, seat), "action_mask": mask}
 
     def _started(self) -> State:
-        if self.state is None:
+        state = self.state
+        if state is None:
             raise ArgumentError("the environment has no match yet: call reset() first.")
-        return self.state
+        return state
 
     def step(self, action: int | None) -> None:
         """The agent selected takes the action with this id (``None`` once it is done)."""
-        self._started()
-        if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
+        wk = self._live
+        if wk is not None and (type(action) is int or isinstance(action, np.integer)):
+            a = int(action)
+            code = advance(wk, a, True) if a >= 0 else ILLEGAL
+            if code == ILLEGAL:
+                raise ArgumentError(f"{self.agent_selection}: action {action!r} is not legal here.")
+            self._history.append(a)
+            self._cumulative_rewards[self.agent_selection] = 0.0  # the agent has had what it had won so far
+            if self._rewarded:
+                self._clear_rewards()
+                self._rewarded = False
+            if 0 <= code < UNNAMED:  # the common case, kept short: the next seat decides, nothing is won
+                self.agent_selection = self._agents[code]
+                return
+            self._kernel_stop(code)
+            self._accumulate_rewards()
+            return
+        if not self._ready:
+            raise ArgumentError("the environment has no match yet: call reset() first.")
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        assert self.state is not None
-        self._cumulative_rewards[self.agent_selection] = 0.0  # the agent has had what it had won so far
+        if wk is not None:
+            raise ArgumentError(f"{agent}: action {action!r} is not legal here.")
+        self._cumulative_rewards[agent] = 0.0
+        self._engine_step(agent, action)
+        self._accumulate_rewards()
+
+    def _kernel_stop(self, code: int) -> None:
+        """Where the kernel stopped (:func:`~trickrules.native.step.advance`'s code): the next agent, the rewards."""
+        stepper = self._stepper
+        assert stepper is not None
+        ended = False
+        while code == DEAL_END:
+            ended = True
+            code = advance(stepper.wk, -1, False)
+        if code == FAILED_HERE:  # the engine's to play from here, as it plays it (and refuses it)
+            self._live = None
+            self._after_engine(self._scores, self._deal_number)
+            return
+        if ended:
+            after = stepper.scores()
+            for agent, seat in self.agent_name_mapping.items():
+                self.rewards[agent] = float(after[seat] - self._scores[seat])
+            self._rewarded = True
+            self._scores = after
+            self._deal_number = stepper.deal_number()
+        if code == OVER or (ended and self.episode == "deal"):
+            self._live = None
+            for agent in self.agents:
+                self.terminations[agent] = True
+        elif code >= UNNAMED:  # options the kernel does not name: the engine's legal actions, in their order
+            state = self.state
+            assert state is not None
+            stepper.name([self.game.action_id(a) for a in state.legal_actions()])
+            self.agent_selection = self.possible_agents[_deciding(state)]
+        else:
+            self.agent_selection = self.possible_agents[code]
+
+    def _engine_step(self, agent: str, action: int | None) -> None:
+        """The agent's action applied by the engine."""
+        state = self.state
+        assert state is not None
         chosen = self.game.action_of(int(action)) if action is not None else None
-        if chosen is None or not self.state.is_legal(chosen):
-            raise ArgumentError(f"{self.agent_selection}: action {action!r} is not legal here.")
-        scores = self.state.match.scores
-        deal = self.state.deal.number
-        self.state = _settle(self.state.apply(chosen))
+        if chosen is None or not state.is_legal(chosen):
+            raise ArgumentError(f"{agent}: action {action!r} is not legal here.")
+        scores = [*state.match.scores]
+        self._history.append(self.game.action_id(chosen))
+        self._state = _settle(state.apply(chosen))
+        self._applied = len(self._history)
         self._clear_rewards()
-        if self.state.match.scores != scores:  # the scores change at a deal's end only
-            after = self.state.match.scores
+        self._after_engine(scores, state.deal.number)
+
+    def _after_engine(self, scores: Sequence[int | Fraction], deal: int) -> None:
+        """The rewards since ``scores`` (deal ``deal``'s), the episode's end and the next agent, from the engine."""
+        state = self.state
+        assert state is not None
+        after = state.match.scores
+        if [*after] != [*scores]:  # the scores change at a deal's end only
             for agent, seat in self.agent_name_mapping.items():
                 self.rewards[agent] = float(Fraction(after[seat]) - Fraction(scores[seat]))
-        done = self.state.is_terminal or (self.episode == "deal" and self.state.deal.number != deal)
-        if done:
+        ended = state.deal.number != deal
+        if state.is_terminal or (self.episode == "deal" and ended):
             for agent in self.agents:
                 self.terminations[agent] = True
         else:
-            self.agent_selection = self.possible_agents[_deciding(self.state)]
-        self._accumulate_rewards()
+            self.agent_selection = self.possible_agents[_deciding(state)]
 
     def render(self) -> str | None:
         """The table: its printout for the seat to move (``ansi``), or its picture (``svg``)."""

@@ -1,0 +1,144 @@
+"""Stepping a match on the kernel (``trickrules.native.step``) against stepping it on the engine.
+
+The PettingZoo environment steps on the kernel wherever the kernel covers
+the game. Here the same matches are stepped both ways, by the same random
+legal ids: every decision must name the same agent and the same legal ids,
+every step the same rewards and the same end, and the engine's state the
+kernel's environment replays must be the engine's own. Then the stepper
+alone: option ``k`` is the engine's ``k``-th legal action, where a script
+past its limit or a failure leaves the match to the engine.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+import trickrules
+from strategies import GAMES, short_options
+from trickrules.native.kernel import Unsupported, kernel_for
+from trickrules.native.step import DEAL_END, OVER, UNNAMED, Stepper
+
+pytest.importorskip("pettingzoo", reason="the pettingzoo extra is not installed")
+
+import trickrules.pettingzoo as tp  # after the skip: it needs the extra
+
+KERNEL_GAMES = []
+for _name in GAMES:
+    try:
+        kernel_for(trickrules.load(_name))
+    except Unsupported:
+        continue
+    if not trickrules.load(_name).chooser_hooks:
+        KERNEL_GAMES.append(_name)
+
+
+def test_the_kernel_steps_most_bundled_games() -> None:
+    assert len(KERNEL_GAMES) >= 14
+    assert "hearts" in KERNEL_GAMES
+
+
+def _twins(name: str, episode: str, **options: str) -> tuple[tp.TrickTakingEnv, tp.TrickTakingEnv]:
+    game = trickrules.load(name, options or short_options(name))
+    fast = tp.TrickTakingEnv(game, episode=episode)
+    slow = tp.TrickTakingEnv(game, episode=episode, kernel=False)
+    assert fast._stepper is not None
+    assert slow._stepper is None
+    return fast, slow
+
+
+def _agree(fast: tp.TrickTakingEnv, slow: tp.TrickTakingEnv, seed: int, steps: int) -> int:
+    """Step both from ``seed`` by the same random legal ids; return how many steps were compared."""
+    fast.reset(seed=seed)
+    slow.reset(seed=seed)
+    rng = random.Random(seed)
+    taken = 0
+    for _ in range(steps):
+        assert fast.agent_selection == slow.agent_selection
+        agent = fast.agent_selection
+        assert fast.terminations == slow.terminations
+        assert fast.rewards == slow.rewards
+        assert fast._cumulative_rewards == slow._cumulative_rewards
+        if fast.terminations[agent]:
+            assert fast.state == slow.state
+            return taken
+        mask = fast.mask()
+        assert np.array_equal(mask, slow.mask()), (agent, np.flatnonzero(mask), np.flatnonzero(slow.mask()))
+        action = int(rng.choice(list(np.flatnonzero(mask))))
+        fast.step(action)
+        slow.step(action)
+        taken += 1
+        if taken % 97 == 0:  # the replayed engine state is the engine's own, now and then mid-match
+            assert fast.state == slow.state
+    return taken
+
+
+@pytest.mark.parametrize("name", KERNEL_GAMES)
+def test_a_match_on_the_kernel_is_the_engines_decision_for_decision(name: str) -> None:
+    fast, slow = _twins(name, "match")
+    assert _agree(fast, slow, seed=11, steps=3000) > 20
+
+
+@pytest.mark.parametrize("name", ["hearts", "quadrille", "euchre", "spades"])
+def test_deal_episodes_on_the_kernel_are_the_engines(name: str) -> None:
+    fast, slow = _twins(name, "deal")
+    for seed in range(4):
+        assert _agree(fast, slow, seed=seed, steps=3000) > 10
+
+
+def test_hearts_as_pyspiel_plays_it_agrees_over_many_deals() -> None:
+    fast, slow = _twins("hearts", "deal", pass_direction="chance", match_end="one_deal")
+    assert sum(_agree(fast, slow, seed=100 + s, steps=200) for s in range(30)) > 30 * 60
+
+
+def test_option_k_is_the_engines_kth_legal_action() -> None:
+    game = trickrules.load("quadrille")
+    stepper = Stepper(game)
+    state = game.new_match(seed=3)
+    code = stepper.reset(3, state.deal.dealer)
+    rng = random.Random(3)
+    named = unnamed = 0
+    while code != OVER and named + unnamed < 400:
+        if code == DEAL_END:
+            code = stepper.step(-1)
+            continue
+        legal = [game.action_id(a) for a in state.legal_actions()]
+        if code >= UNNAMED:
+            unnamed += 1
+            stepper.name(legal)
+        else:
+            named += 1
+            assert code == (state.chooser if state.chooser is not None else state.to_move)
+        assert [int(stepper.order[a]) for a in legal] == list(range(len(legal)))
+        assert int(stepper.mask.sum()) == len(legal)
+        k = rng.randrange(len(legal))
+        state = state.apply(game.action_of(legal[k]))
+        while not state.is_terminal and state.is_chance:
+            state = state.apply(state.seeded_outcome())
+        code = stepper.step(k)
+    assert named > 100
+    assert unnamed > 5
+
+
+def test_an_illegal_id_changes_nothing_on_the_kernel() -> None:
+    env = tp.env("hearts")
+    env.reset(seed=1)
+    before = env.mask()
+    agent = env.agent_selection
+    illegal = int(np.flatnonzero(before == 0)[0])
+    for bad in (illegal, -1, env.game.num_distinct_actions, None, "0", 1.0):
+        with pytest.raises(trickrules.ArgumentError, match="is not legal here"):
+            env.step(bad)  # type: ignore[arg-type]
+    assert env.agent_selection == agent
+    assert np.array_equal(env.mask(), before)
+    assert env._history == []
+
+
+def test_a_seed_past_128_bits_is_refused() -> None:
+    env = tp.env("hearts")
+    with pytest.raises(trickrules.ArgumentError, match="seed must be an integer"):
+        env.reset(seed=2**128)
+    with pytest.raises(trickrules.ArgumentError, match="seed must be an integer"):
+        env.reset(seed=-1)
