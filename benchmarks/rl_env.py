@@ -5,7 +5,9 @@ Both are stepped from Python, interleaved in one process, round after round::
     python benchmarks/rl_env.py --rounds 5 --seconds 2
 
 pyspiel: ``legal_actions()`` then ``apply_action`` (chance outcomes sampled
-from ``chance_outcomes()``), from a new initial state at each end. PettingZoo:
+from ``chance_outcomes()``), from a new initial state at each end; and the
+same reading each seat's ``information_state_tensor()`` before it acts (its
+Hearts has no observation tensor), what reading a tensor costs there. PettingZoo:
 ``env.last()`` (the observation tensor and the mask) then ``env.step`` with a
 random legal id, ``env.reset`` at each end; and the same without reading the
 observation (``env.mask()`` alone), which is what the tensor costs. pyspiel
@@ -14,7 +16,8 @@ reset, so its steps are decisions). A last row steps an AEC environment with
 no game in it (:class:`Idle`: four seats in turn, 64 steps a deal, a fixed
 observation and mask) the same way: what PettingZoo's own interface costs,
 the most any environment stepped from Python through it can reach. Prints
-each one's median steps a second and the ratios to pyspiel's.
+each one's median steps a second and its ratios to pyspiel's decisions,
+without and with the tensor read.
 """
 
 from __future__ import annotations
@@ -33,8 +36,12 @@ from pettingzoo import AECEnv
 import trickrules.pettingzoo as tp
 
 
-def spiel_steps(seconds: float, rng: random.Random, decisions_only: bool = False) -> float:
-    """Pyspiel Hearts' steps a second (``decisions_only``: counting the seats' actions alone, not chance's)."""
+def spiel_steps(seconds: float, rng: random.Random, decisions_only: bool = False, tensor: bool = False) -> float:
+    """Pyspiel Hearts' steps a second.
+
+    ``decisions_only``: counting the seats' actions alone, not chance's; ``tensor``: reading the seat's
+    information-state tensor, as an array, before each of its actions.
+    """
     game = pyspiel.load_game("hearts")
     state = game.new_initial_state()
     steps = 0
@@ -48,6 +55,8 @@ def spiel_steps(seconds: float, rng: random.Random, decisions_only: bool = False
                 state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
                 steps += not decisions_only
             else:
+                if tensor:
+                    np.asarray(state.information_state_tensor(), dtype=np.float32)
                 legal = state.legal_actions()
                 state.apply_action(legal[rng.randrange(len(legal))])
                 steps += 1
@@ -129,6 +138,7 @@ def main(argv: list[str] | None = None) -> int:
     runs: dict[str, list[float]] = {
         "pyspiel hearts": [],
         "pyspiel, decisions": [],
+        "pyspiel, decisions+tensor": [],
         "pettingzoo hearts": [],
         "pettingzoo, mask only": [],
         "pettingzoo, no game": [],
@@ -136,13 +146,16 @@ def main(argv: list[str] | None = None) -> int:
     for _ in range(args.rounds):
         runs["pyspiel hearts"].append(spiel_steps(args.seconds, rng))
         runs["pyspiel, decisions"].append(spiel_steps(args.seconds, rng, decisions_only=True))
+        runs["pyspiel, decisions+tensor"].append(spiel_steps(args.seconds, rng, decisions_only=True, tensor=True))
         runs["pettingzoo hearts"].append(zoo_steps(args.seconds, rng, True))
         runs["pettingzoo, mask only"].append(zoo_steps(args.seconds, rng, False))
         runs["pettingzoo, no game"].append(idle_steps(args.seconds, rng))
-    base = statistics.median(runs["pyspiel hearts"])
+    base = statistics.median(runs["pyspiel, decisions"])
+    with_tensor = statistics.median(runs["pyspiel, decisions+tensor"])
     for name, values in runs.items():
         median = statistics.median(values)
-        print(f"{name:24} {median:10,.0f} steps/s   {median / base:.3f}x pyspiel")
+        ratios = f"{median / base:6.3f}x decisions {median / with_tensor:8.3f}x with tensor"
+        print(f"{name:26} {median:10,.0f} steps/s   {ratios}")
     return 0
 
 
