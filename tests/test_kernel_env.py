@@ -40,8 +40,8 @@ def test_the_kernel_steps_most_bundled_games() -> None:
     assert "hearts" in KERNEL_GAMES
 
 
-def _twins(name: str, episode: str, **options: str) -> tuple[tp.TrickTakingEnv, tp.TrickTakingEnv]:
-    game = trickrules.load(name, options or short_options(name))
+def _twins(name: str, episode: str, full: bool = False, **options: str) -> tuple[tp.TrickTakingEnv, tp.TrickTakingEnv]:
+    game = trickrules.load(name, options if options or full else short_options(name))
     fast = tp.TrickTakingEnv(game, episode=episode)
     slow = tp.TrickTakingEnv(game, episode=episode, kernel=False)
     assert fast._stepper is not None
@@ -69,6 +69,7 @@ def _agree(fast: tp.TrickTakingEnv, slow: tp.TrickTakingEnv, seed: int, steps: i
         action = int(rng.choice(list(np.flatnonzero(mask))))
         fast.step(action)
         slow.step(action)
+        assert fast._live is not None or fast.terminations[agent]  # the kernel never handed the match back
         taken += 1
         if taken % 97 == 0:  # the replayed engine state is the engine's own, now and then mid-match
             assert fast.state == slow.state
@@ -79,6 +80,24 @@ def _agree(fast: tp.TrickTakingEnv, slow: tp.TrickTakingEnv, seed: int, steps: i
 def test_a_match_on_the_kernel_is_the_engines_decision_for_decision(name: str) -> None:
     fast, slow = _twins(name, "match")
     assert _agree(fast, slow, seed=11, steps=3000) > 20
+
+
+def test_a_window_the_kernel_does_not_name_steps_the_same() -> None:
+    # A whole Finnish match in which the declarer's side is offered a late announcement once: the engine
+    # names that decision's options; the kernel goes on after it.
+    fast, slow = _twins("quadrille-fi", "match", full=True)
+    named: list[list[int]] = []
+    stepper = fast._stepper
+    assert stepper is not None
+    name = stepper.name
+
+    def counted(ids: list[int]) -> None:
+        named.append(ids)
+        name(ids)
+
+    stepper.name = counted  # type: ignore[method-assign]
+    assert _agree(fast, slow, seed=19, steps=2500) == 1815
+    assert len(named) == 1
 
 
 @pytest.mark.parametrize("name", ["hearts", "quadrille", "euchre", "spades"])
@@ -93,17 +112,23 @@ def test_hearts_as_pyspiel_plays_it_agrees_over_many_deals() -> None:
     assert sum(_agree(fast, slow, seed=100 + s, steps=200) for s in range(30)) > 30 * 60
 
 
-def test_option_k_is_the_engines_kth_legal_action() -> None:
-    game = trickrules.load("quadrille")
+def _against_engine(name: str, seed: int, steps: int) -> tuple[int, int]:
+    """Step a match on the stepper alone, option ``k`` at random, checking each decision against the engine.
+
+    Gives back how many decisions had their options named by the kernel, and how many by the engine.
+    """
+    game = trickrules.load(name)
     stepper = Stepper(game)
-    state = game.new_match(seed=3)
-    code = stepper.reset(3, state.deal.dealer)
-    rng = random.Random(3)
+    state = game.new_match(seed=seed)
+    code = stepper.reset(seed, state.deal.dealer)
+    rng = random.Random(seed)
     named = unnamed = 0
-    while code != OVER and named + unnamed < 400:
-        if code == DEAL_END:
+    while code != OVER and named + unnamed < steps:
+        if code == DEAL_END:  # the next deal's ante is paid before its first decision, as the engine pays it
             code = stepper.step(-1)
+            assert stepper.scores() == [int(v) for v in state.match.scores]
             continue
+        assert code >= 0
         legal = [game.action_id(a) for a in state.legal_actions()]
         if code >= UNNAMED:
             unnamed += 1
@@ -118,8 +143,24 @@ def test_option_k_is_the_engines_kth_legal_action() -> None:
         while not state.is_terminal and state.is_chance:
             state = state.apply(state.seeded_outcome())
         code = stepper.step(k)
-    assert named > 100
-    assert unnamed > 5
+    if code == OVER:
+        assert state.is_terminal
+        assert stepper.scores() == [int(v) for v in state.match.scores]
+    return named, unnamed
+
+
+@pytest.mark.parametrize("name", KERNEL_GAMES)
+def test_the_kernel_names_every_decisions_options_as_the_engine_orders_them(name: str) -> None:
+    named, unnamed = _against_engine(name, seed=11, steps=1500)
+    assert named > 20
+    assert unnamed == 0
+
+
+def test_a_decision_the_kernel_does_not_name_takes_the_engines_legal_actions() -> None:
+    # A late announcement's answer (after a trick the declarer's side won): the engine names its options.
+    named, unnamed = _against_engine("quadrille-fi", seed=19, steps=1500)
+    assert named > 1000
+    assert unnamed >= 1
 
 
 def test_an_illegal_id_changes_nothing_on_the_kernel() -> None:

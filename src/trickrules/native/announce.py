@@ -35,7 +35,7 @@ from trickrules.native import layout as L
 from trickrules.native import tables as T
 from trickrules.native.call import C_REVEALED
 from trickrules.native.jit import native, native_alloc
-from trickrules.native.mt import choose
+from trickrules.native.mt import OFFER_ANNOUNCE, choose, choose_listed
 
 __all__ = [
     "A_DECLINED",
@@ -171,8 +171,9 @@ def run(tb: npt.NDArray[np.int64], st: npt.NDArray[np.int64], mt: npt.NDArray[np
         return
     out = np.empty(names, dtype=np.int64)
     while st[A_DONE] == 0:
+        st[L.TO_MOVE] = st[L.DECLARER]
         n = _left(tb, st, out)
-        k = choose(mt, n + 1)
+        k = choose_listed(mt, n + 1, OFFER_ANNOUNCE, out, True, 0)
         st[L.ACTIONS] += 1
         if k == 0:
             st[A_DONE] = 1

@@ -41,7 +41,7 @@ from trickrules.engine.values import Phase
 from trickrules.native import layout as L
 from trickrules.native import tables as T
 from trickrules.native.jit import native, native_alloc
-from trickrules.native.mt import choose
+from trickrules.native.mt import OFFER_BID, choose_among
 from trickrules.native.tables import Builder, Unsupported, word
 
 __all__ = [
@@ -261,14 +261,16 @@ def run(tb: npt.NDArray[np.int64], st: npt.NDArray[np.int64], mt: npt.NDArray[np
         dealt = st[L.DEALT + seat]
         elig = st[A_ELIG + seat]
         k = 0
+        bits = np.int64(1)  # a pass, then each contract offered
         for c in range(lowest, count):
             if tb[rows + c * _C_SIZE + _C_REQUIRES] & ~dealt:
                 continue
             if not (elig >> c) & 1:
                 continue
             offered[k] = c
+            bits |= np.int64(1) << (c + 1)
             k += 1
-        pick = choose(mt, k + 1)
+        pick = choose_among(mt, k + 1, OFFER_BID, int(bits))
         st[L.ACTIONS] += 1
         if pick == 0:
             passed |= 1 << seat

@@ -26,7 +26,7 @@ from trickrules.engine.values import Phase
 from trickrules.native import layout as L
 from trickrules.native import tables as T
 from trickrules.native.jit import native, native_alloc
-from trickrules.native.mt import choose
+from trickrules.native.mt import OFFER_CALL, choose_listed
 
 __all__ = ["C_REVEALED", "callable_cards", "export", "on_card", "part_to_arrays", "reveal", "run", "start"]
 
@@ -172,7 +172,8 @@ def run(tb: npt.NDArray[np.int64], st: npt.NDArray[np.int64], mt: npt.NDArray[np
         return
     out = np.empty(tb[T.H_CARDS], dtype=np.int64)
     n = callable_cards(tb, st, out)
-    card = out[choose(mt, n)]
+    st[L.TO_MOVE] = st[L.DECLARER]
+    card = out[choose_listed(mt, n, OFFER_CALL, out, False, 0)]
     st[L.ACTIONS] += 1
     partner = 0
     for s in range(tb[T.H_PLAYERS]):

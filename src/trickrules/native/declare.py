@@ -37,7 +37,7 @@ from trickrules.native import layout as L
 from trickrules.native import tables as T
 from trickrules.native.auction import stamp
 from trickrules.native.jit import native, native_alloc
-from trickrules.native.mt import choose
+from trickrules.native.mt import OFFER_DECLARE, choose_listed
 from trickrules.native.tables import Builder, Unsupported, word
 
 __all__ = [
@@ -272,7 +272,7 @@ def run(tb: npt.NDArray[np.int64], st: npt.NDArray[np.int64], mt: npt.NDArray[np
                 if out[i] // 256 != best:
                     break
                 count += 1
-        pick = choose(mt, count)
+        pick = choose_listed(mt, count, OFFER_DECLARE, out, True, nsuits)
         st[L.ACTIONS] += 1
         if pick == 0:
             for i in range(1, w):

@@ -52,7 +52,7 @@ from trickrules.engine.values import Phase
 from trickrules.native import layout as L
 from trickrules.native import tables as T
 from trickrules.native.jit import native
-from trickrules.native.mt import choose
+from trickrules.native.mt import OFFER_ALONE, OFFER_DISCARD, OFFER_TRUMP, choose_among
 from trickrules.native.scoring_tables import B_ERROR, E_DEAD_END
 from trickrules.native.tables import Builder, Unsupported
 
@@ -195,7 +195,13 @@ def run_making(tb: npt.NDArray[np.int64], st: npt.NDArray[np.int64], mt: npt.NDA
         if may_pass + suits == 0:  # nothing is legal (the loader refuses the specs it can tell): the engine's error
             st[B_ERROR] = E_DEAD_END
             return
-        k = choose(mt, may_pass + suits)
+        if kind == _ANY or turned < 0:
+            bits = ((np.int64(1) << nsuits) - 1) << 1
+        elif kind == _TURNED:
+            bits = np.int64(1) << (1 + tsuit)
+        else:
+            bits = (((np.int64(1) << nsuits) - 1) << 1) & ~(np.int64(1) << (1 + tsuit))
+        k = choose_among(mt, may_pass + suits, OFFER_TRUMP, bits | may_pass)
         st[L.ACTIONS] += 1
         spoken += 1
         st[K_SPOKEN] = spoken
@@ -245,7 +251,7 @@ def run_discard(tb: npt.NDArray[np.int64], st: npt.NDArray[np.int64], mt: npt.ND
     for card in range(tb[T.H_CARDS]):
         if (offered >> card) & 1:
             count += 1
-    k = choose(mt, count)
+    k = choose_among(mt, count, OFFER_DISCARD, offered)
     st[L.ACTIONS] += 1
     for card in range(tb[T.H_CARDS]):
         if (offered >> card) & 1:
@@ -284,7 +290,7 @@ def run_alone(tb: npt.NDArray[np.int64], st: npt.NDArray[np.int64], mt: npt.NDAr
         if seat < 0:
             return  # everyone has been asked
         st[L.TO_MOVE] = seat
-        goes = choose(mt, 2)  # pass, alone
+        goes = choose_among(mt, 2, OFFER_ALONE, 3)  # pass, alone
         st[L.ACTIONS] += 1
         if goes:
             st[L.SEATS_OUT] |= tb[tb[_O_PARTNERS] + seat]

@@ -29,14 +29,24 @@ from trickrules.native.jit import native, native_alloc
 
 __all__ = [
     "MT_SIZE",
+    "OFFERS",
+    "OFFER_ALONE",
+    "OFFER_ANNOUNCE",
+    "OFFER_BID",
+    "OFFER_CALL",
+    "OFFER_DECLARE",
+    "OFFER_DISCARD",
     "OFFER_GIVE",
     "OFFER_NONE",
     "OFFER_PLAY",
+    "OFFER_TRICKS",
+    "OFFER_TRUMP",
     "SCRIPTED",
     "SPENT",
     "Decision",
     "choose",
     "choose_among",
+    "choose_listed",
     "deal_random",
     "deal_seed",
     "deal_shuffle_ahead",
@@ -54,16 +64,31 @@ MT_SIZE = 625
 SCRIPTED = 1 << 20
 #: The index word once the script is spent: the next choice is a :class:`Decision`.
 SPENT = SCRIPTED + 624
-#: Where a :class:`Decision` leaves the number of options, what they are (``OFFER_*``) and their codes' bits.
+#: Where a :class:`Decision` leaves the number of options, what they are (``OFFER_*``) and their codes' bits
+#: (``-1``: their codes listed in order from ``D_LIST``, at most ``MAX_LIST``).
 D_COUNT = 0
 D_KIND = 1
 D_BITS = 2
-#: What a choice's options are, for a stepper to name them: unknown here; the cards of ``bits`` to play,
-#: or to give (each in deck order).
+D_LIST = 3
+MAX_LIST = 120
+#: What a choice's options are, for a stepper to name them, each the code of a bit of ``bits``, in the
+#: bits' order: unknown here; cards to play, to give, to discard; a pass (bit 0), the suits (bit
+#: ``1 + suit``) and no trump (bit ``1 + suits``) to name trumps by; a pass (bit 0) and the ladder's
+#: contracts (bit ``1 + contract``) to bid; a number of tricks to bid (bit ``n``); a pass or going alone.
+#: Listed in order (:func:`choose_listed`): cards to call; a pass and each announcement (``1 + index``); a
+#: pass and each meld (``1 + declaration * suits + suit``).
 OFFER_NONE = 0
 OFFER_PLAY = 1
 OFFER_GIVE = 2
-OFFERS = 3
+OFFER_DISCARD = 3
+OFFER_CALL = 4
+OFFER_TRUMP = 5
+OFFER_BID = 6
+OFFER_TRICKS = 7
+OFFER_ALONE = 8
+OFFER_ANNOUNCE = 9
+OFFER_DECLARE = 10
+OFFERS = 11
 
 
 class Decision(Exception):
@@ -213,6 +238,33 @@ def choose_among(mt: npt.NDArray[np.int64], count: int, kind: int, bits: int) ->
 
 
 @native
+def choose_listed(
+    mt: npt.NDArray[np.int64], count: int, kind: int, out: npt.NDArray[np.int64], passes: bool, suits: int
+) -> int:
+    """:func:`choose`, where the options are a pass (where ``passes``) and then ``out``'s values in order.
+
+    ``kind`` says how a value is coded (``OFFER_CALL``: a card; ``OFFER_ANNOUNCE``: ``1 +`` the
+    announcement; ``OFFER_DECLARE``: ``1 + declaration * suits + suit`` from ``declaration * 256 + suit``).
+    """
+    if mt[624] == SPENT:
+        if count > MAX_LIST:
+            _decision(mt, count, OFFER_NONE, 0)
+        first = 0
+        if passes:
+            mt[D_LIST] = 0
+            first = 1
+        for i in range(count - first):
+            v = out[i]
+            if kind == OFFER_ANNOUNCE:
+                v = 1 + v
+            elif kind == OFFER_DECLARE:
+                v = 1 + (v // 256) * suits + v % 256
+            mt[D_LIST + first + i] = v
+        _decision(mt, count, kind, -1)
+    return int(random(mt) * count)
+
+
+@native
 def _decision(mt: npt.NDArray[np.int64], count: int, kind: int, bits: int) -> None:
     """Leave the choice's options in the first words and raise :class:`Decision`."""
     mt[D_COUNT] = count
@@ -317,7 +369,11 @@ def _shuffle_from(mt: npt.NDArray[np.int64], order: npt.NDArray[np.int64], n: in
 
 @native_alloc
 def deal_shuffle_ahead(
-    seed: npt.NDArray[np.int64], shuffle_no: int, order: npt.NDArray[np.int64], n: int, ahead: npt.NDArray[np.int64],
+    seed: npt.NDArray[np.int64],
+    shuffle_no: int,
+    order: npt.NDArray[np.int64],
+    n: int,
+    ahead: npt.NDArray[np.int64],
     held: int,
 ) -> int:
     """``rng.shuffled(seed, shuffle_no, n)`` into ``order[:n]``, the next shuffle's generator seeded beside it.

@@ -322,4 +322,3 @@ def random_card(tb: Array, st: Array, mt: Array) -> int:
     k = choose_among(mt, count_cards(legal), OFFER_PLAY, legal)
     st[L.ACTIONS] += 1
     return nth_card(legal, k)
-

@@ -28,6 +28,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from trickrules.compile.modes import DeclarationSuit
 from trickrules.engine.game import Game
 from trickrules.errors import ArgumentError
 from trickrules.native import layout as L
@@ -51,10 +52,19 @@ from trickrules.native.mt import (
     D_BITS,
     D_COUNT,
     D_KIND,
+    D_LIST,
     MT_SIZE,
+    OFFER_ALONE,
+    OFFER_ANNOUNCE,
+    OFFER_BID,
+    OFFER_CALL,
+    OFFER_DECLARE,
+    OFFER_DISCARD,
     OFFER_GIVE,
     OFFER_NONE,
     OFFER_PLAY,
+    OFFER_TRICKS,
+    OFFER_TRUMP,
     OFFERS,
     SPENT,
     script,
@@ -85,8 +95,8 @@ S_DEAL = 0
 S_PHASES = 1
 S_PLAY = 2
 
-#: The most choices replayed from one snapshot (two generator words each, below the decision's words).
-MAX_SCRIPT = 300
+#: The most choices replayed from one snapshot (two generator words each, above a decision's listed options).
+MAX_SCRIPT = 250
 
 # -- the stepper's words ------------------------------------------------------------------------------------
 E_STAGE = 0  # the stage the match is in
@@ -191,7 +201,7 @@ def _run(tb: Array, st: Array, snap: Array, mt: Array, ev: Array, ahead: Array, 
 def _forget(ids: Array, mask: npt.NDArray[np.int8], order: Array, ev: Array) -> None:
     """Clear the last decision's options from the mask and the order."""
     kind = ev[E_KIND]
-    if kind == OFFER_NONE:
+    if kind == OFFER_NONE or ev[E_BITS] < 0:  # unnamed, or listed: clear every id
         for a in range(mask.shape[0]):
             mask[a] = 0
             order[a] = -1
@@ -221,6 +231,15 @@ def _offered(tb: Array, st: Array, mt: Array, ev: Array, ids: Array, mask: npt.N
     seat = int(st[L.TO_MOVE])
     if kind == OFFER_NONE:
         return seat + UNNAMED
+    if bits < 0:  # listed in order
+        for j in range(count):
+            code = mt[D_LIST + j]
+            a = ids[kind * 64 + code] if 0 <= code < 64 else -1
+            if a < 0 or mask[a]:
+                return FAILED_HERE
+            mask[a] = 1
+            order[a] = j
+        return seat
     j = 0
     while bits:
         a = ids[kind * 64 + low_card(bits)]
@@ -296,17 +315,46 @@ def advance(wk: Array, k: int, by_id: bool) -> int:
     return _offered(tb, st, mt, ev, ids, mask, order)
 
 
-#: Each kind of option the kernel names, and the verb of its actions (a card's code follows).
-VERBS = {OFFER_PLAY: "play", OFFER_GIVE: "give"}
+def _melds(game: Game) -> dict[int, str]:
+    """Each meld's code (``1 + declaration * suits + suit``) and its action's text."""
+    suits = game.tables.cards.suit_codes
+    out = {}
+    for x, decl in enumerate(game.rules.declarations):
+        for s, code in enumerate(suits):
+            trump = decl.suit is DeclarationSuit.TRUMP
+            out[1 + x * len(suits) + s] = f"declare {decl.name}" if trump else f"declare {decl.name} {code}"
+    return out
 
 
 def option_ids(game: Game) -> Array:
-    """``ids[kind * 64 + card]``: the action id of playing or giving each card (``-1`` where no such action)."""
+    """``ids[kind * 64 + code]``: the action id of each option the kernel names (``-1`` where no such action).
+
+    The codes of each kind are :mod:`~trickrules.native.mt`'s ``OFFER_*``: a card's deck index to play, give
+    or discard; a pass, each suit and no trump; a pass and each contract of the ladder; a number of tricks;
+    a pass and going alone; a card to call; a pass and each announcement; a pass and each meld.
+    """
+    t = game.tables
+    texts: dict[int, dict[int, str]] = {
+        OFFER_PLAY: {c: f"play {code}" for c, code in enumerate(t.cards.codes)},
+        OFFER_GIVE: {c: f"give {code}" for c, code in enumerate(t.cards.codes)},
+        OFFER_DISCARD: {c: f"discard {code}" for c, code in enumerate(t.cards.codes)},
+        OFFER_TRUMP: {
+            0: "pass",
+            **{1 + s: f"trump {code}" for s, code in enumerate(t.cards.suit_codes)},
+            1 + len(t.cards.suit_codes): "trump none",
+        },
+        OFFER_BID: {0: "pass", **{1 + c.index: f"bid {c.name}" for c in game.rules.contracts if c.index < 63}},
+        OFFER_TRICKS: {n: f"bid {n}" for n in range(64)},
+        OFFER_ALONE: {0: "pass", 1: "alone"},
+        OFFER_CALL: {c: f"call {code}" for c, code in enumerate(t.cards.codes)},
+        OFFER_ANNOUNCE: {0: "pass", **{1 + a: f"announce {name}" for a, name in enumerate(t.announcement_names)}},
+        OFFER_DECLARE: {0: "pass", **_melds(game)},
+    }
     ids = np.full(OFFERS * 64, -1, dtype=np.int64)
-    for kind, verb in VERBS.items():
-        for card, code in enumerate(game.tables.cards.codes):
+    for kind, by_code in texts.items():
+        for code, text in by_code.items():
             try:
-                ids[kind * 64 + card] = game.action_id(f"{verb} {code}")
+                ids[kind * 64 + code] = game.action_id(text)
             except ArgumentError:
                 continue
     return ids

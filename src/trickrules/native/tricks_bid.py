@@ -30,7 +30,7 @@ from trickrules.engine.values import Phase
 from trickrules.native import layout as L
 from trickrules.native import tables as T
 from trickrules.native.jit import native
-from trickrules.native.mt import choose
+from trickrules.native.mt import OFFER_TRICKS, choose_among
 from trickrules.native.tables import Builder, Unsupported
 
 __all__ = ["B_DEAL", "B_SAID", "export", "part_to_arrays", "run"]
@@ -131,7 +131,11 @@ def run(tb: npt.NDArray[np.int64], st: npt.NDArray[np.int64], mt: npt.NDArray[np
             if low <= tricks - total <= high:
                 excluded = tricks - total
                 count -= 1
-        k = choose(mt, count)
+        bits = np.int64(0)
+        for b in range(low, high + 1):
+            if b != excluded:
+                bits |= np.int64(1) << b
+        k = choose_among(mt, count, OFFER_TRICKS, int(bits))
         st[L.ACTIONS] += 1
         bid = low + k
         if 0 <= excluded <= bid:

@@ -31,7 +31,7 @@ from trickrules.engine.values import Phase
 from trickrules.native import layout as L
 from trickrules.native import tables as T
 from trickrules.native.jit import native
-from trickrules.native.mt import choose
+from trickrules.native.mt import OFFER_TRUMP, choose_among
 from trickrules.native.tables import Builder, Unsupported
 
 __all__ = ["export", "part_to_arrays", "run"]
@@ -110,7 +110,8 @@ def run(tb: npt.NDArray[np.int64], st: npt.NDArray[np.int64], mt: npt.NDArray[np
         return
     suits = tb[T.H_SUITS]
     st[L.TO_MOVE] = seat
-    k = choose(mt, suits + tb[_NONE_OK])
+    bits = (((np.int64(1) << suits) - 1) << 1) | (np.int64(tb[_NONE_OK]) << (1 + suits))
+    k = choose_among(mt, suits + tb[_NONE_OK], OFFER_TRUMP, bits)
     st[L.ACTIONS] += 1
     trump = k if k < suits else tb[T.H_NO_TRUMP]
     st[L.TRUMP] = trump
