@@ -15,9 +15,11 @@ import random
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import trickrules
-from strategies import GAMES, short_options
+from strategies import GAMES, scaled, short_options
 from trickrules.native.kernel import Unsupported, kernel_for
 from trickrules.native.step import DEAL_END, OVER, UNNAMED, Stepper
 
@@ -80,6 +82,14 @@ def _agree(fast: tp.TrickTakingEnv, slow: tp.TrickTakingEnv, seed: int, steps: i
 def test_a_match_on_the_kernel_is_the_engines_decision_for_decision(name: str) -> None:
     fast, slow = _twins(name, "match")
     assert _agree(fast, slow, seed=11, steps=3000) > 20
+
+
+@pytest.mark.parametrize("name", KERNEL_GAMES)
+@settings(max_examples=scaled(3, 10), derandomize=True, deadline=None)
+@given(seed=st.integers(0, 2**128 - 1), episode=st.sampled_from(["match", "deal"]))
+def test_any_seed_steps_the_same_on_the_kernel_and_the_engine(name: str, seed: int, episode: str) -> None:
+    fast, slow = _twins(name, episode)
+    _agree(fast, slow, seed=seed, steps=400)
 
 
 def test_a_window_the_kernel_does_not_name_steps_the_same() -> None:

@@ -83,7 +83,10 @@ def _settle(state: State) -> State:
 
 
 class TrickTakingEnv(AECEnv):  # type: ignore[misc]
-    """A match of a trick-taking game for every seat, agent after agent (see the module's notes)."""
+    """A match of a trick-taking game for every seat, agent after agent (see the module's notes).
+
+    ``kernel=False`` steps it on the engine even where the native kernel covers the game.
+    """
 
     metadata: ClassVar[dict[str, Any]] = {
         "render_modes": list(RENDER_MODES),
@@ -118,7 +121,7 @@ class TrickTakingEnv(AECEnv):  # type: ignore[misc]
                 self._stepper = Stepper(game)
             except Unsupported:
                 self._stepper = None
-        self._first_dealer = game.new_match(seed=0).deal.dealer
+        self._first_dealer = game.spec.seating.first_dealer
         self._ready = False
         self._live: npt.NDArray[np.int64] | None = None
         self._rewarded = False
