@@ -179,7 +179,7 @@ def test_an_illegal_id_changes_nothing_on_the_kernel() -> None:
     before = env.mask()
     agent = env.agent_selection
     illegal = int(np.flatnonzero(before == 0)[0])
-    for bad in (illegal, -1, env.game.num_distinct_actions, None, "0", 1.0):
+    for bad in (illegal, -1, env.game.num_distinct_actions, 2**70, np.uint64(2**63 + 5), None, "0", 1.0, True):
         with pytest.raises(trickrules.ArgumentError, match="is not legal here"):
             env.step(bad)  # type: ignore[arg-type]
     assert env.agent_selection == agent

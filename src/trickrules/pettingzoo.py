@@ -126,6 +126,7 @@ class TrickTakingEnv(AECEnv):  # type: ignore[misc]
         self._live: npt.NDArray[np.int64] | None = None
         self._rewarded = False
         self._agents = tuple(self.possible_agents)
+        self._ids = n
         self._deal_number = 0
         self._seed = 0
         self._state: State | None = None
@@ -218,7 +219,7 @@ class TrickTakingEnv(AECEnv):  # type: ignore[misc]
         wk = self._live
         if wk is not None and (type(action) is int or isinstance(action, np.integer)):
             a = int(action)
-            code = advance(wk, a, True) if a >= 0 else ILLEGAL
+            code = advance(wk, a, True) if 0 <= a < self._ids else ILLEGAL
             if code == ILLEGAL:
                 raise ArgumentError(f"{self.agent_selection}: action {action!r} is not legal here.")
             self._history.append(a)

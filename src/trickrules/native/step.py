@@ -6,9 +6,11 @@ rewriting them: it gives the generator a script (:func:`~trickrules.native.mt.sc
 of the choices taken so far, replays them from the last snapshot of the
 match, and stops where the script is spent, at the next choice, which
 raises :class:`~trickrules.native.mt.Decision` with the number of its
-options (and, where the phase names them, what they are). The options are
-in the order of the engine's ``legal_actions()``, as the kernel's random bot
-follows the engine's, so option ``k`` is the engine's ``k``-th legal action.
+options and what they are (each phase names them where it chooses, by
+``choose_among`` or ``choose_listed``; only a late announcement's answer
+does not). The options are in the order of the engine's ``legal_actions()``,
+as the kernel's random bot follows the engine's, so option ``k`` is the
+engine's ``k``-th legal action.
 
 A snapshot is taken where the match can be run again from its array alone:
 at the start of each stage (the deal, the phases before the play, the play)
@@ -365,8 +367,9 @@ class Stepper:
 
     :class:`~trickrules.native.kernel.Unsupported` where the kernel does not cover the game, or a seat
     chooses for another's hand. After :meth:`reset` and each :meth:`step`: ``mask`` (1 per legal id) and
-    :meth:`option` (an id's place among the options, ``-1``: not legal) where the code is a seat; where it
+    ``order`` (per id its place among the options, ``-1``: not legal) where the code is a seat; where it
     is the seat plus :data:`UNNAMED` they are clear, and :meth:`name` takes the options' ids from the caller.
+    ``advance(stepper.wk, action_id, True)`` takes an action by its id (what the PettingZoo environment does).
     """
 
     def __init__(self, game: Game) -> None:
@@ -396,12 +399,6 @@ class Stepper:
     def step(self, k: int) -> int:
         """Take option ``k`` of the decision (``-1`` after a deal's end: go on); the code of the next stop."""
         return int(advance(self.wk, k, False))
-
-    def take(self, action_id: int) -> int:
-        """Take the action ``action_id``; the code of the next stop (:data:`ILLEGAL`: not legal, nothing done)."""
-        if action_id < 0:
-            return ILLEGAL
-        return int(advance(self.wk, action_id, True))
 
     def name(self, ids: list[int]) -> None:
         """The options of an unnamed decision, by id in their order."""
