@@ -12,6 +12,7 @@ past its limit or a failure leaves the match to the engine.
 from __future__ import annotations
 
 import random
+import sys
 
 import numpy as np
 import pytest
@@ -193,3 +194,15 @@ def test_a_seed_past_128_bits_is_refused() -> None:
         env.reset(seed=2**128)
     with pytest.raises(trickrules.ArgumentError, match="seed must be an integer"):
         env.reset(seed=-1)
+
+
+def test_without_numba_the_engine_steps_every_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    fast = tp.env("hearts")
+    assert fast._stepper is not None
+    fast.reset(seed=4)
+    monkeypatch.setitem(sys.modules, "trickrules.native.step", None)  # as if the `native` extra were missing
+    env = tp.env("hearts")
+    assert env._stepper is None
+    env.reset(seed=4)
+    assert env.agent_selection == fast.agent_selection
+    assert np.array_equal(env.mask(), fast.mask())

@@ -32,9 +32,9 @@ seats played by bots. Needs the ``pettingzoo`` extra.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import gymnasium
 import numpy as np
@@ -49,9 +49,11 @@ from trickrules.faces.bots import make_bots
 from trickrules.faces.random_bot import Bot, decide
 from trickrules.faces.table import describe_view
 from trickrules.faces.tensors import observation_layout, observation_tensor
-from trickrules.native.kernel import Unsupported
-from trickrules.native.step import DEAL_END, FAILED_HERE, ILLEGAL, OVER, UNNAMED, Stepper, advance
+from trickrules.native.stops import DEAL_END, FAILED_HERE, ILLEGAL, OVER, UNNAMED
 from trickrules.records.view import View
+
+if TYPE_CHECKING:
+    from trickrules.native.step import Stepper
 
 __all__ = ["TrickTakingEnv", "env", "single_agent_env"]
 
@@ -80,6 +82,19 @@ def _settle(state: State) -> State:
     while not state.is_terminal and state.is_chance:
         state = state.apply(state.seeded_outcome())
     return state
+
+
+def _stepper(game: Game) -> Stepper | None:
+    """The game's match on the native kernel, or ``None`` where the kernel does not cover it or is not installed."""
+    try:
+        from trickrules.native.kernel import Unsupported  # Numba is imported only here
+        from trickrules.native.step import Stepper
+    except ImportError:  # without the `native` extra the engine steps every game
+        return None
+    try:
+        return Stepper(game)
+    except Unsupported:
+        return None
 
 
 class TrickTakingEnv(AECEnv):  # type: ignore[misc]
@@ -115,12 +130,11 @@ class TrickTakingEnv(AECEnv):  # type: ignore[misc]
         )
         self.observation_spaces = dict.fromkeys(self.possible_agents, space)
         self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
-        self._stepper: Stepper | None = None
-        if kernel:
-            try:
-                self._stepper = Stepper(game)
-            except Unsupported:
-                self._stepper = None
+        self._stepper = _stepper(game) if kernel else None
+        #: The stepper's compiled call (``advance(wk, action_id, True)``), looked up once.
+        self._advance: Callable[[npt.NDArray[np.int64], int, bool], int] | None = None
+        if self._stepper is not None:
+            self._advance = self._stepper.advance
         self._first_dealer = game.spec.seating.first_dealer
         self._ready = False
         self._live: npt.NDArray[np.int64] | None = None
@@ -219,7 +233,8 @@ class TrickTakingEnv(AECEnv):  # type: ignore[misc]
         wk = self._live
         if wk is not None and (type(action) is int or isinstance(action, np.integer)):
             a = int(action)
-            code = advance(wk, a, True) if 0 <= a < self._ids else ILLEGAL
+            assert self._advance is not None
+            code = self._advance(wk, a, True) if 0 <= a < self._ids else ILLEGAL
             if code == ILLEGAL:
                 raise ArgumentError(f"{self.agent_selection}: action {action!r} is not legal here.")
             self._history.append(a)
@@ -252,7 +267,7 @@ class TrickTakingEnv(AECEnv):  # type: ignore[misc]
         ended = False
         while code == DEAL_END:
             ended = True
-            code = advance(stepper.wk, -1, False)
+            code = stepper.step(-1)
         if code == FAILED_HERE:  # the engine's to play from here, as it plays it (and refuses it)
             self._live = None
             self._after_engine(self._scores, self._deal_number)

@@ -27,6 +27,8 @@ legal). :class:`Stepper` is the Python side.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import numpy.typing as npt
 
@@ -74,6 +76,7 @@ from trickrules.native.mt import (
 )
 from trickrules.native.play import low_card
 from trickrules.native.scoring_tables import B_ERROR
+from trickrules.native.stops import DEAL_END, FAILED_HERE, ILLEGAL, OVER, UNNAMED
 
 __all__ = [
     "DEAL_END",
@@ -139,15 +142,7 @@ AT_REPLAY = 0
 AT_SNAP = 1
 AT_ANY = 2
 
-#: What :func:`advance` gives back besides a seat: the deal is over (its scores in the match); the match is
-#: over; the match is the engine's to play from here (a failure the engine reports, or a script too long).
-DEAL_END = -1
-OVER = -2
-FAILED_HERE = -3
-#: Added to the seat where the phase does not name its options (the engine's ``legal_actions()`` does).
-UNNAMED = 1 << 8
-#: What :func:`advance` gives back for an action id that is not legal (nothing changed).
-ILLEGAL = -5
+#: What :func:`_run` gives back where a choice raised (a code of its own, none of ``stops``').
 _DECIDED = -4
 
 
@@ -369,7 +364,8 @@ class Stepper:
     chooses for another's hand. After :meth:`reset` and each :meth:`step`: ``mask`` (1 per legal id) and
     ``order`` (per id its place among the options, ``-1``: not legal) where the code is a seat; where it
     is the seat plus :data:`UNNAMED` they are clear, and :meth:`name` takes the options' ids from the caller.
-    ``advance(stepper.wk, action_id, True)`` takes an action by its id (what the PettingZoo environment does).
+    ``stepper.advance(stepper.wk, action_id, True)`` takes an action by its id (as the PettingZoo environment
+    does).
     """
 
     def __init__(self, game: Game) -> None:
@@ -385,6 +381,8 @@ class Stepper:
         self._fresh[W_EV + E_ACTIONS] = n
         self._fresh[W_IDS:W_ORDER] = option_ids(game)
         self.order = wk[W_ORDER : W_ORDER + n]
+        #: :func:`advance` itself, for a caller that steps ``wk`` by action ids (``advance(wk, id, True)``).
+        self.advance: Callable[[Array, int, bool], int] = advance
         self.mask = wk.view(np.int8)[8 * w_mask(n) : 8 * w_mask(n) + n]
 
     def reset(self, seed: int, dealer: int) -> int:
