@@ -135,11 +135,9 @@ class TrickTakingEnv(AECEnv):  # type: ignore[misc]
         self._advance: Callable[[npt.NDArray[np.int64], int, bool], int] | None = None
         if self._stepper is not None:
             self._advance = self._stepper.advance
-        self._first_dealer = game.spec.seating.first_dealer
         self._ready = False
         self._live: npt.NDArray[np.int64] | None = None
         self._rewarded = False
-        self._agents = tuple(self.possible_agents)
         self._ids = n
         self._deal_number = 0
         self._seed = 0
@@ -194,7 +192,7 @@ class TrickTakingEnv(AECEnv):  # type: ignore[misc]
         if stepper is not None:
             self._state = None
             self._scores = []
-            code = stepper.reset(seed, self._first_dealer)
+            code = stepper.reset(seed, self.game.spec.seating.first_dealer)
             if code >= 0 or code == DEAL_END:  # the match's first stop: a decision (or a deal passed out)
                 self._live = stepper.wk
                 self._scores = stepper.scores()
@@ -243,7 +241,7 @@ class TrickTakingEnv(AECEnv):  # type: ignore[misc]
                 self._clear_rewards()
                 self._rewarded = False
             if 0 <= code < UNNAMED:  # the common case, kept short: the next seat decides, nothing is won
-                self.agent_selection = self._agents[code]
+                self.agent_selection = self.possible_agents[code]
                 return
             self._kernel_stop(code)
             self._accumulate_rewards()

@@ -32,8 +32,8 @@ from collections.abc import Callable
 import numpy as np
 import numpy.typing as npt
 
-from trickrules.compile.modes import DeclarationSuit
 from trickrules.engine.game import Game
+from trickrules.engine.phases.declare import meld_text
 from trickrules.errors import ArgumentError
 from trickrules.native import layout as L
 from trickrules.native import scoring
@@ -269,12 +269,12 @@ def advance(wk: Array, k: int, by_id: bool) -> int:
     order = wk[W_ORDER : W_ORDER + n_ids]
     mask = wk.view(np.int8)[8 * (W_ORDER + n_ids) : 8 * (W_ORDER + n_ids) + n_ids]
     tb = wk[W_ORDER + n_ids + (n_ids + 7) // 8 :]
+    if k >= 0 and by_id:  # ``k`` is an action id: its place among the options, or nothing done where not legal
+        if k >= n_ids or order[k] < 0:
+            return ILLEGAL
+        k = order[k]
+    _forget(ids, mask, order, ev)
     if k >= 0:
-        if by_id:  # ``k`` is an action id: its place among the options, or nothing done where it is not legal
-            if k >= n_ids or order[k] < 0:
-                return ILLEGAL
-            k = order[k]
-        _forget(ids, mask, order, ev)
         at = ev[E_AT_SNAP]
         n = 0
         if at == AT_SNAP:
@@ -295,10 +295,9 @@ def advance(wk: Array, k: int, by_id: bool) -> int:
         script(mt, choices, n + 1)
         stage = ev[E_SNAP_STAGE]
     else:
-        _forget(ids, mask, order, ev)
         script(mt, choices, 0)
         stage = ev[E_STAGE]
-    ev[E_AT_SNAP] = 0
+    ev[E_AT_SNAP] = AT_REPLAY
     ev[E_KIND] = OFFER_NONE
     ev[E_BITS] = 0
     mt[D_COUNT] = -1  # a Decision sets it; any other exception leaves it
@@ -310,17 +309,6 @@ def advance(wk: Array, k: int, by_id: bool) -> int:
     if code != _DECIDED:
         return code
     return _offered(tb, st, mt, ev, ids, mask, order)
-
-
-def _melds(game: Game) -> dict[int, str]:
-    """Each meld's code (``1 + declaration * suits + suit``) and its action's text."""
-    suits = game.tables.cards.suit_codes
-    out = {}
-    for x, decl in enumerate(game.rules.declarations):
-        for s, code in enumerate(suits):
-            trump = decl.suit is DeclarationSuit.TRUMP
-            out[1 + x * len(suits) + s] = f"declare {decl.name}" if trump else f"declare {decl.name} {code}"
-    return out
 
 
 def option_ids(game: Game) -> Array:
@@ -345,7 +333,14 @@ def option_ids(game: Game) -> Array:
         OFFER_ALONE: {0: "pass", 1: "alone"},
         OFFER_CALL: {c: f"call {code}" for c, code in enumerate(t.cards.codes)},
         OFFER_ANNOUNCE: {0: "pass", **{1 + a: f"announce {name}" for a, name in enumerate(t.announcement_names)}},
-        OFFER_DECLARE: {0: "pass", **_melds(game)},
+        OFFER_DECLARE: {
+            0: "pass",
+            **{
+                1 + x * len(t.cards.suit_codes) + s: meld_text(decl, code)
+                for x, decl in enumerate(game.rules.declarations)
+                for s, code in enumerate(t.cards.suit_codes)
+            },
+        },
     }
     ids = np.full(OFFERS * 64, -1, dtype=np.int64)
     for kind, by_code in texts.items():

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from attrs import frozen
 
+from trickrules.compile.contracts import CompiledDeclaration
 from trickrules.compile.modes import DeclarationSuit, LateDeclaration, WindowSeats
 from trickrules.engine.actions import Action, Verb
 from trickrules.engine.events import Declared, Event, Passed, shared
@@ -25,7 +26,7 @@ from trickrules.engine.values import Actor, DealInfo, MatchInfo, Phase, Step, Ta
 if TYPE_CHECKING:
     from trickrules.engine.state import GameLike
 
-__all__ = ["MECHANISM", "Declarations", "DeclarationsView", "Meld", "declarations"]
+__all__ = ["MECHANISM", "Declarations", "DeclarationsView", "Meld", "declarations", "meld_text"]
 
 #: This mechanism's phase, bound once (an enum member's lookup costs more than the dict lookup it keys).
 _PHASE: str = Phase.DECLARE
@@ -182,11 +183,13 @@ def _offered(state: State) -> list[Action]:
     for m in melds:
         if m.declaration != best:
             continue
-        decl = game.rules.declarations[m.declaration]
-        suit = game.cards.suit_codes[m.suit]
-        named = f"declare {decl.name}" if decl.suit is DeclarationSuit.TRUMP else f"declare {decl.name} {suit}"
-        out.append(action(named))
+        out.append(action(meld_text(game.rules.declarations[m.declaration], game.cards.suit_codes[m.suit])))
     return out
+
+
+def meld_text(decl: CompiledDeclaration, suit: str) -> str:
+    """The text of the action that declares ``decl`` in the suit ``suit`` (a trumps-only meld names none)."""
+    return f"declare {decl.name}" if decl.suit is DeclarationSuit.TRUMP else f"declare {decl.name} {suit}"
 
 
 def _step(state: State, action: Action) -> State:
